@@ -1,0 +1,25 @@
+// Reads a JSON request body with a size cap: 400 invalid_json for anything that does not parse,
+// 413 payload_too_large past the cap.
+import { ApiError } from "../src/errors/api-error.js";
+
+/** Largest accepted request body (documented in docs/limits.md). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export function payloadTooLarge(): ApiError {
+  return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw payloadTooLarge();
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw payloadTooLarge();
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}`, {
+      hint: "Send a JSON object with Content-Type: application/json.",
+    });
+  }
+}

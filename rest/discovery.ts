@@ -1,0 +1,51 @@
+// GET /api/v1: what the calling key can do — its workspace and scopes, the resource routes its
+// scopes open, and the limits that apply (documented in docs/discovery.md).
+import { API_VERSION } from "../src/config.js";
+import type { AuthContext } from "../src/auth/auth-context.js";
+import { hasScope } from "../src/auth/scopes.js";
+import { RESOURCES } from "../src/registry/resources.js";
+import { resourceOperations, requiredScope } from "../src/resources/operations.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
+import { MAX_BODY_BYTES } from "./body.js";
+import { API_BASE_PATH } from "./sofa.js";
+
+function restPath(path: string): string {
+  return `${API_BASE_PATH}${path.replace(/:([a-z_]+)/g, "{$1}")}`;
+}
+
+export function describeKeyAccess(auth: AuthContext) {
+  const resources = RESOURCES.map((resource) => {
+    const routes = resourceOperations(resource)
+      .filter((operation) => hasScope(auth.scopes, requiredScope(resource, operation)))
+      .flatMap((operation) => {
+        const route = { method: operation.method, path: restPath(operation.path), scope: requiredScope(resource, operation) };
+        return operation.route === "update" && resource.postAlias ? [route, { ...route, method: "POST" as const }] : [route];
+      });
+    return {
+      name: resource.name,
+      object: resource.kind,
+      id_field: resource.idField,
+      scope_group: resource.scopeGroup,
+      routes,
+      sortable: resource.sortable,
+      filterable: resource.filterable,
+      searchable: resource.searchable,
+      heavy: resource.heavy,
+    };
+  }).filter((resource) => resource.routes.length > 0);
+
+  return {
+    object: "api",
+    api_version: API_VERSION,
+    workspace_id: auth.workspaceId,
+    key: { key_id: auth.keyId, mode: auth.livemode ? "live" : "test", scopes: auth.scopes },
+    resources,
+    actions: [],
+    limits: {
+      page_size: { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+      request_body_bytes: MAX_BODY_BYTES,
+    },
+    graphql: "/graphql",
+    openapi: `${API_BASE_PATH}/openapi.json`,
+  };
+}

@@ -1,0 +1,164 @@
+// The OpenAPI document of /api/v1: Sofa's generated description of the resource routes, with
+// what REST adds on top (bodies sent as the record itself, the POST alias, sparse fieldsets,
+// error envelopes, the routes outside GraphQL) and without Sofa's own webhook routes.
+import { API_VERSION } from "../src/config.js";
+import { ERROR_CODES } from "../src/errors/codes.js";
+import { RESOURCES } from "../src/registry/resources.js";
+import { resourceOperations } from "../src/resources/operations.js";
+import type { SofaHandler } from "./sofa.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const ERROR_ENVELOPE_SCHEMA = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["type", "code", "message", "request_id"],
+      properties: {
+        type: { type: "string" },
+        code: { type: "string", enum: Object.keys(ERROR_CODES) },
+        status: { type: "integer" },
+        message: { type: "string" },
+        param: { type: "string" },
+        details: { type: "object", additionalProperties: true },
+        hint: { type: "string" },
+        retryable: { type: "boolean" },
+        livemode: { type: "boolean" },
+        request_id: { type: "string" },
+        doc_url: { type: "string" },
+      },
+    },
+  },
+};
+
+function errorResponses(statuses: number[]): Json {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: Object.entries(ERROR_CODES).filter(([, spec]) => spec.status === status).map(([code]) => code).join(", "),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
+    ]),
+  );
+}
+
+const ENVELOPE_PROPERTIES = {
+  livemode: { type: "boolean", description: "false when an sk_test_ key produced the response" },
+  request_id: { type: "string", description: "equal to the X-Request-Id header" },
+};
+
+function addEnvelope(response: Json | undefined): void {
+  const schema = response?.content?.["application/json"]?.schema;
+  if (!schema) return;
+  response!.content["application/json"].schema = { allOf: [schema, { type: "object", properties: ENVELOPE_PROPERTIES }] };
+}
+
+function platformPaths(): Json {
+  const json = (schema: Json) => ({ content: { "application/json": { schema } } });
+  return {
+    "/health": {
+      get: {
+        operationId: "health",
+        tags: ["platform"],
+        description: "Service health. Needs no key; always 200, a failing dependency shows in the body.",
+        security: [],
+        responses: {
+          "200": {
+            description: "health",
+            ...json({
+              type: "object",
+              properties: {
+                object: { type: "string", enum: ["health"] },
+                status: { type: "string", enum: ["ok", "degraded"] },
+                api_version: { type: "string" },
+                checks: { type: "object", additionalProperties: { type: "object", properties: { status: { type: "string" }, latency_ms: { type: "number" } } } },
+                time: { type: "string", format: "date-time" },
+              },
+            }),
+          },
+        },
+      },
+    },
+    "/": {
+      get: {
+        operationId: "discovery",
+        tags: ["platform"],
+        description: "What this key can do: its workspace, scopes, the routes they open and the limits.",
+        responses: { "200": { description: "api", ...json({ type: "object", additionalProperties: true }) }, ...errorResponses([401, 403]) },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        operationId: "openapi",
+        tags: ["platform"],
+        description: "This document.",
+        responses: { "200": { description: "OpenAPI 3 document", ...json({ type: "object", additionalProperties: true }) }, ...errorResponses([401, 403]) },
+      },
+    },
+  };
+}
+
+const ERROR_STATUSES: Record<string, number[]> = {
+  list: [400, 401, 403, 406, 422, 429],
+  get: [400, 401, 403, 404, 429],
+  create: [400, 401, 403, 413, 422, 429],
+  update: [400, 401, 403, 404, 413, 422, 429],
+  delete: [401, 403, 404, 429],
+};
+
+export function buildOpenApiDocument(sofa: SofaHandler): Json {
+  const source = structuredClone((sofa as unknown as { openAPIDocument: Json }).openAPIDocument);
+  const paths: Json = {};
+  for (const resource of RESOURCES) {
+    for (const operation of resourceOperations(resource)) {
+      const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
+      const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
+      if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
+      const entry: Json = { ...generated, operationId: operation.fieldName, summary: generated.description };
+      const body = entry.requestBody?.content?.["application/json"]?.schema;
+      // REST sends the record itself; Sofa describes the GraphQL `input` argument around it.
+      if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
+      if (operation.route === "get" || operation.route === "list") {
+        entry.parameters = [
+          ...(entry.parameters ?? []),
+          { name: "fields", in: "query", required: false, schema: { type: "string" }, description: "Comma-separated sparse fieldset." },
+          ...(operation.route === "list"
+            ? [
+                { name: "expand", in: "query", required: false, schema: { type: "string" }, description: `Comma-separated heavy fields to include: ${resource.heavy.join(", ") || "none"}.` },
+                { name: "format", in: "query", required: false, schema: { type: "string", enum: ["json"] } },
+              ]
+            : []),
+        ];
+      }
+      for (const response of Object.values(entry.responses ?? {})) addEnvelope(response as Json);
+      entry.responses = { ...entry.responses, ...errorResponses(ERROR_STATUSES[operation.route]!) };
+      paths[path] ??= {};
+      paths[path][operation.method.toLowerCase()] = entry;
+      if (operation.route === "update" && resource.postAlias) {
+        paths[path].post = { ...entry, operationId: `${operation.fieldName}_post`, description: `Alias of PATCH ${path}.` };
+      }
+    }
+  }
+  return {
+    openapi: source.openapi,
+    info: {
+      title: "Cutroom API",
+      version: API_VERSION,
+      description: "The API of the Cutroom video and media production workspace. Every route needs a key except /health.",
+    },
+    servers: [{ url: "/api/v1" }],
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    paths: { ...platformPaths(), ...paths },
+    components: {
+      ...source.components,
+      schemas: { ...source.components?.schemas, Error: ERROR_ENVELOPE_SCHEMA },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer sk_live_... or sk_test_..." },
+        apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },
+      },
+    },
+  };
+}

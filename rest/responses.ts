@@ -1,0 +1,22 @@
+// JSON responses with the contract's envelopes: errors under `error`, single objects and lists
+// with `livemode` and `request_id` (contract 2.1.3, 4.1.7).
+import { ApiError } from "../src/errors/api-error.js";
+import { errorEnvelope } from "../src/errors/envelope.js";
+import { currentRequestContext } from "../src/context/request-context.js";
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+export function errorResponse(error: ApiError): Response {
+  return jsonResponse(errorEnvelope(error), error.status, error.headers);
+}
+
+/** Adds livemode and request_id to a success body. */
+export function withEnvelope(body: Record<string, unknown>): Record<string, unknown> {
+  const context = currentRequestContext();
+  return { ...body, livemode: context?.auth?.livemode ?? true, request_id: context?.requestId ?? "" };
+}

@@ -1,0 +1,77 @@
+// Sofa turns the GraphQL schema into the /api/v1 resource routes and their OpenAPI description.
+// Route paths, verbs and statuses come from the resource registry; the REST layer around it
+// (rest/handler.ts) adds only what REST needs on top.
+import { execute, type ExecutionArgs, type GraphQLSchema } from "graphql";
+import { useSofa } from "sofa-api";
+import { API_VERSION } from "../src/config.js";
+import { RESOURCES } from "../src/registry/resources.js";
+import { resourceOperations } from "../src/resources/operations.js";
+import { inputJsonSchema } from "../src/resources/input-docs.js";
+import type { GraphQLContext } from "../src/graphql/context.js";
+import { classifyGraphQLError } from "../src/graphql/errors.js";
+import { errorResponse } from "./responses.js";
+import { narrowDocument, type RecordSelection } from "./selection.js";
+
+export const API_BASE_PATH = "/api/v1";
+
+/** What the REST layer hands Sofa for one request. */
+export interface SofaServerContext {
+  graphqlContext: GraphQLContext;
+  selection?: RecordSelection;
+}
+
+interface SofaContextValue extends GraphQLContext {
+  restSelection?: RecordSelection;
+}
+
+function sofaRoutes() {
+  const routes: Record<string, { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; responseStatus: 200 | 201; tags: string[] }> = {};
+  for (const resource of RESOURCES) {
+    for (const operation of resourceOperations(resource)) {
+      routes[`${operation.rootType}.${operation.fieldName}`] = {
+        method: operation.method,
+        path: operation.path,
+        responseStatus: operation.successStatus,
+        tags: [resource.name],
+      };
+    }
+  }
+  return routes;
+}
+
+function customScalars(): Record<string, unknown> {
+  const scalars: Record<string, unknown> = {
+    DateTime: { type: "string", format: "date-time" },
+    JSON: {},
+  };
+  for (const resource of RESOURCES) {
+    if (resource.routes.includes("create")) scalars[`${resource.model}CreateInput`] = inputJsonSchema(resource, "create");
+    if (resource.routes.includes("update")) scalars[`${resource.model}UpdateInput`] = inputJsonSchema(resource, "update");
+  }
+  return scalars;
+}
+
+export function createSofaHandler(schema: GraphQLSchema) {
+  return useSofa({
+    schema,
+    basePath: API_BASE_PATH,
+    routes: sofaRoutes(),
+    customScalars: customScalars(),
+    // Records nest no further than their own fields; lists one level deeper.
+    depthLimit: 1,
+    context: (serverContext: unknown): SofaContextValue => {
+      const { graphqlContext, selection } = serverContext as SofaServerContext;
+      return { ...graphqlContext, restSelection: selection };
+    },
+    execute: ((args: ExecutionArgs) => {
+      const selection = (args.contextValue as SofaContextValue).restSelection;
+      return execute(selection ? { ...args, document: narrowDocument(args.document, selection) } : args);
+    }) as typeof execute,
+    errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,
+    // The REST layer serves the post-processed document itself (rest/openapi.ts).
+    openAPI: { endpoint: false, info: { title: "Cutroom API", version: API_VERSION } } as never,
+    swaggerUI: { endpoint: false } as never,
+  });
+}
+
+export type SofaHandler = ReturnType<typeof createSofaHandler>;

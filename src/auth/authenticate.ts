@@ -1,0 +1,106 @@
+// Turns a request's credential into an AuthContext, or the exact 401/403 of contract 5.7.
+import ipaddr from "ipaddr.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import { ApiError } from "../errors/api-error.js";
+import type { AuthContext } from "./auth-context.js";
+import { claimedMode, hashSecret, isWellFormedKey } from "./key-secret.js";
+
+export interface Credentials {
+  key?: string;
+  clientIp?: string;
+  origin?: string;
+  workspaceHeader?: string;
+}
+
+/** Reads the key from `Authorization: Bearer` or `X-Api-Key`. */
+export function credentialsFrom(headers: Headers, clientIp?: string): Credentials {
+  const authorization = headers.get("authorization");
+  const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization.trim())?.[1];
+  return {
+    key: (bearer || headers.get("x-api-key") || undefined)?.trim(),
+    clientIp,
+    origin: headers.get("origin") ?? undefined,
+    workspaceHeader: headers.get("x-workspace-id")?.trim() || undefined,
+  };
+}
+
+export function livemodeClaimed(credentials: Credentials): boolean {
+  return credentials.key ? claimedMode(credentials.key) !== "test" : true;
+}
+
+function normaliseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  try {
+    return ipaddr.process(ip);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry is an address or a CIDR range, IPv4 or IPv6. */
+export function ipAllowed(allowlist: readonly string[], clientIp: string | undefined): boolean {
+  if (allowlist.length === 0) return true;
+  const address = clientIp ? normaliseIp(clientIp) : undefined;
+  if (!address) return false;
+  return allowlist.some((entry) => {
+    try {
+      const [range, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), undefined];
+      const normalisedRange = range.kind() === "ipv6" && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
+      if (normalisedRange.kind() !== address.kind()) return false;
+      const prefix = bits ?? (address.kind() === "ipv4" ? 32 : 128);
+      return address.match(normalisedRange, prefix);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** An entry is an exact origin (`https://app.example.com`) or a subdomain wildcard (`https://*.example.com`). */
+export function originAllowed(allowlist: readonly string[], origin: string | undefined): boolean {
+  // Server-to-server calls carry no Origin; the list restricts browsers only.
+  if (allowlist.length === 0 || origin === undefined) return true;
+  const sent = origin.toLowerCase();
+  return allowlist.some((entry) => {
+    const allowed = entry.toLowerCase().replace(/\/+$/, "");
+    if (!allowed.includes("*.")) return allowed === sent;
+    const [scheme, host] = allowed.split("://*.");
+    return sent.startsWith(`${scheme}://`) && sent.endsWith(`.${host}`);
+  });
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function authenticate(prisma: PrismaClient, credentials: Credentials, now = new Date()): Promise<AuthContext> {
+  if (!credentials.key) {
+    throw new ApiError("missing_credentials", "No API key was sent.", {
+      hint: "Send your key as 'Authorization: Bearer sk_live_...' or in the X-Api-Key header.",
+    });
+  }
+  const invalid = new ApiError("invalid_credentials", "The API key is not recognised.", {
+    hint: "Check that the whole key was copied; keys are shown only once, at creation.",
+  });
+  if (!isWellFormedKey(credentials.key)) throw invalid;
+
+  const key = await prisma.apiKey.findUnique({ where: { secret_hash: hashSecret(credentials.key) } });
+  if (!key) throw invalid;
+  if (key.revoked_at && key.revoked_at <= now) throw new ApiError("key_revoked", "This API key has been revoked.");
+  if (key.expires_at && key.expires_at <= now) throw new ApiError("key_expired", `This API key expired at ${key.expires_at.toISOString()}.`);
+  if (key.paused_at) throw new ApiError("key_paused", "This API key is paused.", { hint: "Resume the key to use it again." });
+  if (!ipAllowed(key.ip_allowlist, credentials.clientIp)) {
+    throw new ApiError("ip_not_allowed", `Requests from ${credentials.clientIp ?? "this address"} are not allowed for this key.`);
+  }
+  if (!originAllowed(key.origin_allowlist, credentials.origin)) {
+    throw new ApiError("origin_not_allowed", `The origin ${credentials.origin} is not allowed for this key.`);
+  }
+  if (credentials.workspaceHeader && credentials.workspaceHeader !== key.workspace_id) {
+    throw new ApiError("workspace_mismatch", "X-Workspace-Id names a workspace this key does not belong to.", {
+      param: "X-Workspace-Id",
+    });
+  }
+
+  if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Best effort and off the request path: a failed bookkeeping write must not fail the call.
+    void prisma.apiKey.update({ where: { key_id: key.key_id }, data: { last_used_at: now } }).catch(() => undefined);
+  }
+
+  return { keyId: key.key_id, workspaceId: key.workspace_id, scopes: key.scopes, livemode: key.mode === "live" };
+}

@@ -1,0 +1,86 @@
+// npm run key -- create [--preset NAME | --scopes a,b] [--test] [--workspace ID|new] [--name TEXT]
+// Prints only the new key on stdout (so `KEY=$(npm run -s key -- create)` works); everything
+// else goes to stderr.
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config.js";
+import { openDatabase } from "../db/database.js";
+import { migrate } from "../db/migrate.js";
+import { createApiKey, scopesForPreset, assertValidScopes } from "../auth/key-service.js";
+import { isPresetName, PRESETS } from "../auth/scopes.js";
+import { createWorkspace, defaultWorkspace } from "../workspaces/workspace-service.js";
+
+const USAGE = `usage: npm run key -- create [--preset ${Object.keys(PRESETS).join("|")} | --scopes a,b] [--test] [--workspace ID|new] [--name TEXT]`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      preset: { type: "string" },
+      scopes: { type: "string" },
+      test: { type: "boolean", default: false },
+      workspace: { type: "string" },
+      name: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help || positionals[0] !== "create") {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (values.preset && values.scopes) {
+    console.error("Give either --preset or --scopes, not both.");
+    return 2;
+  }
+  let scopes: string[];
+  if (values.scopes) {
+    scopes = values.scopes.split(",").map((scope) => scope.trim()).filter(Boolean);
+  } else {
+    const preset = values.preset ?? "full_access";
+    if (!isPresetName(preset)) {
+      console.error(`Unknown preset '${preset}'. Presets: ${Object.keys(PRESETS).join(", ")}`);
+      return 2;
+    }
+    scopes = scopesForPreset(preset);
+  }
+  try {
+    assertValidScopes(scopes);
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    await migrate(database.sql);
+    const prisma = database.prisma;
+    let workspaceId: string;
+    if (values.workspace === "new") {
+      workspaceId = await createWorkspace(prisma, values.name ? `${values.name} workspace` : "New workspace");
+    } else if (values.workspace) {
+      const found = await prisma.workspace.findUnique({ where: { workspace_id: values.workspace } });
+      if (!found) {
+        console.error(`No workspace '${values.workspace}'.`);
+        return 1;
+      }
+      workspaceId = found.workspace_id;
+    } else {
+      workspaceId = await defaultWorkspace(prisma);
+    }
+    const key = await createApiKey(prisma, { workspaceId, mode: values.test ? "test" : "live", scopes, name: values.name ?? "Created with npm run key" });
+    console.error(`Created ${values.test ? "test" : "live"} key ${key.keyId} in workspace ${workspaceId} with scopes ${scopes.join(", ")}`);
+    process.stdout.write(`${key.secret}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,68 @@
+// One failure shape for every route (contract section 7). Anything that is not an ApiError is a
+// fault of the service: it is logged with the request id and reported as internal_error, never
+// with its own message or stack.
+import { GraphQLError } from "graphql";
+import { ApiError } from "./api-error.js";
+import { ERROR_CODES } from "./codes.js";
+import { currentRequestContext } from "../context/request-context.js";
+import { logger } from "../logger.js";
+
+export interface ErrorEnvelope {
+  error: {
+    type: string;
+    code: string;
+    status: number;
+    message: string;
+    param?: string;
+    details?: Record<string, unknown>;
+    hint?: string;
+    retryable: boolean;
+    livemode: boolean;
+    request_id: string;
+    doc_url: string;
+  };
+}
+
+/** Finds the ApiError behind an error, looking through GraphQL wrapping. */
+export function findApiError(error: unknown): ApiError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof ApiError) return current;
+    if (current instanceof GraphQLError) current = current.originalError;
+    else if (current instanceof Error && current.cause) current = current.cause;
+    else return undefined;
+  }
+  return undefined;
+}
+
+/** Converts anything thrown into an ApiError, logging what the client must not see. */
+export function toApiError(error: unknown): ApiError {
+  const apiError = findApiError(error);
+  if (apiError) return apiError;
+  logger.error({ err: error, request_id: currentRequestContext()?.requestId }, "unexpected fault");
+  return new ApiError("internal_error", "The service failed to handle this request. It has been logged; retry later.");
+}
+
+export function docUrl(code: string, baseUrl = currentRequestContext()?.baseUrl ?? ""): string {
+  return `${baseUrl}/docs/api/errors#${code}`;
+}
+
+export function errorEnvelope(error: ApiError): ErrorEnvelope {
+  const context = currentRequestContext();
+  const spec = ERROR_CODES[error.code];
+  return {
+    error: {
+      type: spec.type,
+      code: error.code,
+      status: spec.status,
+      message: error.message,
+      ...(error.param !== undefined && { param: error.param }),
+      ...(error.details !== undefined && { details: error.details }),
+      ...(error.hint !== undefined && { hint: error.hint }),
+      retryable: spec.retryable,
+      livemode: context?.auth?.livemode ?? context?.livemodeHint ?? true,
+      request_id: context?.requestId ?? "",
+      doc_url: docUrl(error.code, context?.baseUrl),
+    },
+  };
+}

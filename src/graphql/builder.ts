@@ -1,0 +1,60 @@
+// Builder configuration only: plugins, context, scalars and the scope rule. Types and fields live
+// with their domains (src/resources, src/videos, ...).
+import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
+import DataloaderPlugin from "@pothos/plugin-dataloader";
+import type PrismaTypes from "../generated/pothos-types.js";
+import { getDatamodel } from "../generated/pothos-types.js";
+import type { GraphQLContext } from "./context.js";
+import { missingScopes } from "../auth/scopes.js";
+import { ApiError } from "../errors/api-error.js";
+
+function requiredScopesOf(failure: AuthFailure): string[] {
+  switch (failure.kind) {
+    case AuthScopeFailureType.AuthScope:
+      return Array.isArray(failure.parameter) ? (failure.parameter as string[]) : [];
+    case AuthScopeFailureType.AllAuthScopes:
+    case AuthScopeFailureType.AnyAuthScopes:
+      return failure.failures.flatMap(requiredScopesOf);
+    default:
+      return [];
+  }
+}
+
+export const builder = new SchemaBuilder<{
+  PrismaTypes: PrismaTypes;
+  Context: GraphQLContext;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  AuthScopes: {
+    /** Every listed scope must be granted (wildcards match at request time). */
+    scopes: readonly string[];
+  };
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({
+      scopes: (required: readonly string[]) => missingScopes(context.auth.scopes, required).length === 0,
+    }),
+    unauthorizedError: (_parent, context, _info, result) => {
+      const required = requiredScopesOf(result.failure);
+      const missing = missingScopes(context.auth.scopes, required);
+      return new ApiError("insufficient_scope", `This key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`, {
+        details: { required_scopes: required, granted_scopes: [...context.auth.scopes] },
+        hint: "Create a key with the required scopes, or add them to this key.",
+      });
+    },
+  },
+  prisma: {
+    client: (context) => context.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
+  },
+});

@@ -1,0 +1,28 @@
+// Maps whatever a GraphQL execution reported to the service's error vocabulary, for both
+// surfaces: /graphql puts the envelope in `extensions`, Sofa turns it into the REST envelope.
+import { GraphQLError } from "graphql";
+import { ApiError } from "../errors/api-error.js";
+import { errorEnvelope, findApiError, toApiError } from "../errors/envelope.js";
+
+export function classifyGraphQLError(error: unknown): ApiError {
+  const apiError = findApiError(error);
+  if (apiError) return apiError;
+  // Errors outside any resolver (syntax, validation, variable coercion) are the request's fault,
+  // and graphql-js's messages for them are safe to show.
+  if (error instanceof GraphQLError && !error.path) {
+    return new ApiError("invalid_request", error.message);
+  }
+  return toApiError(error);
+}
+
+/** The GraphQL error a client sees: the envelope's fields in `extensions`, code included. */
+export function formatGraphQLError(error: GraphQLError): GraphQLError {
+  const apiError = classifyGraphQLError(error);
+  const { error: body } = errorEnvelope(apiError);
+  return new GraphQLError(body.message, {
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...body },
+  });
+}

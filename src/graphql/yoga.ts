@@ -1,0 +1,43 @@
+// GraphQL over HTTP at /graphql (GraphiQL on). Authentication happens before this handler runs
+// (src/http/app.ts), which passes the resolver context in the server context.
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { ExecutionResult, GraphQLError } from "graphql";
+import { getSchema } from "./schema.js";
+import type { GraphQLContext } from "./context.js";
+import { formatGraphQLError } from "./errors.js";
+
+export interface YogaServerContext {
+  graphqlContext: GraphQLContext;
+}
+
+/**
+ * Every error carries the service envelope in `extensions`. When nothing could be returned
+ * (data null), the first one is also given as a top-level `error`, the contract's failure marker.
+ */
+function formatResult(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const errors = result.errors.map((error) => formatGraphQLError(error as GraphQLError));
+  const failed = result.data === null || result.data === undefined;
+  return { ...(failed && { error: errors[0]!.extensions }), ...result, errors };
+}
+
+const useServiceErrors: Plugin<YogaServerContext> = {
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result)) setResult(result.map(formatResult));
+    else if (result && typeof result === "object" && !(Symbol.asyncIterator in result)) setResult(formatResult(result as ExecutionResult));
+  },
+};
+
+export function createGraphQLHandler() {
+  return createYoga<YogaServerContext>({
+    schema: getSchema(),
+    graphqlEndpoint: "/graphql",
+    graphiql: { title: "Cutroom GraphQL" },
+    landingPage: false,
+    // Our own plugin formats every error; yoga's masking would hide the service's codes.
+    maskedErrors: false,
+    logging: false,
+    context: ({ graphqlContext }) => graphqlContext,
+    plugins: [useServiceErrors],
+  });
+}

@@ -1,0 +1,59 @@
+// A resource is declared once (contract table 2.2 plus what the service adds); everything else
+// (GraphQL types and fields, REST routes, OpenAPI, scope checks, validation, record events) is
+// derived from the declaration by src/resources/ and rest/.
+import type { z } from "zod";
+import type { IdKind } from "../ids.js";
+import type { ScopeGroup } from "../auth/scopes.js";
+import type { Tx } from "../db/transaction.js";
+
+export type RouteKind = "list" | "get" | "create" | "update" | "delete";
+
+/** A field computed from a relation rather than stored in a column (e.g. a video's folder_ids). */
+export interface VirtualField {
+  /** GraphQL output type of the field. */
+  graphqlType: "StringList";
+  description: string;
+  /** Prisma selection that loads what resolve needs. */
+  select: Record<string, unknown>;
+  resolve(row: Record<string, unknown>): unknown;
+  /** Validation of the field when it is written; absent means read-only. */
+  input?: z.ZodType;
+  /** Writes the relation for a record, inside the request's transaction. */
+  write?(tx: Tx, args: { workspaceId: string; recordId: string; value: unknown; path: string }): Promise<void>;
+}
+
+export interface ResourceDefinition {
+  /** Path segment and plural name: `videos`. */
+  name: string;
+  /** `object` of a single record and the `<kind>.created` event family: `video`. */
+  kind: string;
+  /** Prisma model and GraphQL type name: `Video`. */
+  model: string;
+  idField: string;
+  idPrefix: IdKind;
+  scopeGroup: ScopeGroup;
+  /** Column holding the creation time (sorting default, created_after/created_before). */
+  createdAtField: string;
+  routes: readonly RouteKind[];
+  /** POST /{id} accepted as an alias of PATCH /{id} (videos and folders). */
+  postAlias?: boolean;
+  sortable: readonly string[];
+  filterable: readonly string[];
+  searchable: readonly string[];
+  /** Left out of lists unless asked for with `expand`. */
+  heavy: readonly string[];
+  /** Columns the API never shows (ownership). */
+  internal: readonly string[];
+  /** Shown but set by the service (identity, ownership, timestamps); ignored when sent. */
+  serviceSet: readonly string[];
+  /** Extra rules for writable fields beyond what their column type implies. */
+  fieldRules?: Readonly<Record<string, z.ZodType>>;
+  virtualFields?: Readonly<Record<string, VirtualField>>;
+  /** Fills service-set columns on create (e.g. the creating key as owner). */
+  stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
+  description: string;
+}
+
+export function defineResource<const R extends ResourceDefinition>(definition: R): R {
+  return definition;
+}

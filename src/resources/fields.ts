@@ -1,0 +1,38 @@
+// Which of a resource's fields the API shows, accepts and ignores, derived from the Prisma model
+// and the resource declaration.
+import type { ModelField } from "../registry/datamodel.js";
+import { scalarFields } from "../registry/datamodel.js";
+import type { ResourceDefinition } from "../registry/resource.js";
+
+/** Columns shown in the API, in model order (internal columns left out). */
+export function publicColumns(resource: ResourceDefinition): ModelField[] {
+  return scalarFields(resource.model).filter((field) => !resource.internal.includes(field.name));
+}
+
+/** Every field name a client can read: public columns and virtual fields. */
+export function readableFieldNames(resource: ResourceDefinition): string[] {
+  return [...publicColumns(resource).map((field) => field.name), ...Object.keys(resource.virtualFields ?? {})];
+}
+
+/** Fields set by the service: silently ignored when sent (contract 2.1.2). */
+export function ignoredInputFields(resource: ResourceDefinition): Set<string> {
+  const ignored = new Set<string>([resource.idField, ...resource.internal, ...resource.serviceSet]);
+  for (const field of scalarFields(resource.model)) if (field.isUpdatedAt) ignored.add(field.name);
+  return ignored;
+}
+
+/** Columns a client may write. */
+export function writableColumns(resource: ResourceDefinition): ModelField[] {
+  const ignored = ignoredInputFields(resource);
+  return scalarFields(resource.model).filter((field) => !ignored.has(field.name));
+}
+
+export function writableVirtualFields(resource: ResourceDefinition): string[] {
+  return Object.entries(resource.virtualFields ?? {})
+    .filter(([, field]) => field.input && field.write)
+    .map(([name]) => name);
+}
+
+export function columnByName(resource: ResourceDefinition, name: string): ModelField | undefined {
+  return scalarFields(resource.model).find((field) => field.name === name);
+}

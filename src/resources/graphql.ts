@@ -1,0 +1,171 @@
+// GraphQL types and root fields for every declared resource. Nothing here is specific to one
+// resource: the declaration and the Prisma model say what to build.
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../graphql/builder.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import type { ModelField } from "../registry/datamodel.js";
+import type { ResourceDefinition } from "../registry/resource.js";
+import { publicColumns } from "./fields.js";
+import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
+import { listRecords, type ListArgs, type ListPage } from "./list.js";
+import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
+import type { PrismaQuery } from "./selection.js";
+import { inputSchemaDescription } from "./input-docs.js";
+
+// Pothos types field builders by model name at compile time; the resource layer is generic over
+// models, so it talks to the builder through these loose aliases.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnyFieldBuilder = any;
+const loose = builder as any;
+
+function exposeColumn(t: AnyFieldBuilder, resource: ResourceDefinition, column: ModelField) {
+  const nullable = !column.isRequired;
+  const name = column.name;
+  if (name === resource.idField) return t.exposeID(name);
+  const scalar: Record<string, string> = { String: "String", Boolean: "Boolean", Int: "Int", Float: "Float", DateTime: "DateTime", Json: "JSON" };
+  const type = scalar[column.type];
+  if (!type) throw new Error(`No GraphQL type for ${resource.model}.${name} (${column.type})`);
+  return t.expose(name, { type: column.isList ? [type] : type, nullable });
+}
+
+function defineRecordType(resource: ResourceDefinition) {
+  return loose.prismaObject(resource.model, {
+    description: resource.description,
+    // Select mode: a query loads only the columns its selection needs.
+    select: { [resource.idField]: true },
+    fields: (t: AnyFieldBuilder) => {
+      const fields: Record<string, unknown> = {
+        object: t.string({ description: `Always '${resource.kind}'.`, resolve: () => resource.kind }),
+      };
+      for (const column of publicColumns(resource)) fields[column.name] = exposeColumn(t, resource, column);
+      for (const [name, field] of Object.entries(resource.virtualFields ?? {})) {
+        fields[name] = t.stringList({ description: field.description, select: field.select, resolve: (row: Record<string, unknown>) => field.resolve(row) });
+      }
+      return fields;
+    },
+  });
+}
+
+function defineListType(resource: ResourceDefinition, recordType: unknown) {
+  return builder.objectRef<ListPage>(`${resource.model}List`).implement({
+    description: `A page of ${resource.name}.`,
+    fields: (t) => ({
+      object: t.string({ description: "Always 'list'.", resolve: () => "list" }),
+      data: (t as AnyFieldBuilder).field({ type: [recordType], resolve: (page: ListPage) => page.data }),
+      has_more: t.exposeBoolean("has_more"),
+      next_cursor: t.exposeString("next_cursor", { nullable: true, description: "Pass as `cursor` to get the next page." }),
+      total: t.exposeInt("total", { nullable: true, description: "Set only when include_total is true." }),
+    }),
+  });
+}
+
+function defineDeletionType(resource: ResourceDefinition) {
+  return builder.objectRef<Deletion>(`${resource.model}Deletion`).implement({
+    description: `Confirms that a ${resource.kind} was deleted.`,
+    fields: (t) => ({
+      object: t.exposeString("object"),
+      [resource.idField]: t.exposeID("id"),
+      deleted: t.exposeBoolean("deleted"),
+    }),
+  });
+}
+
+function defineInputScalar(resource: ResourceDefinition, mode: "create" | "update") {
+  return loose.scalarType(`${resource.model}${mode === "create" ? "Create" : "Update"}Input`, {
+    description: inputSchemaDescription(resource, mode),
+    // Validation happens in the resolver, after the scope check, so that a key without the
+    // scope learns nothing about the payload rules and both surfaces report 422 identically.
+    serialize: (value: unknown) => value,
+    parseValue: (value: unknown) => value,
+  });
+}
+
+const listArgs = (t: AnyFieldBuilder) => ({
+  limit: t.arg.int({ description: "Page size, 1 to 100 (default 25)." }),
+  cursor: t.arg.string({ description: "Opaque cursor from next_cursor." }),
+  offset: t.arg.int({ description: "Rows to skip, for page-number interfaces." }),
+  sort: t.arg.string({ description: "One of the resource's sortable fields." }),
+  order: t.arg.string({ description: "asc or desc (default desc)." }),
+  include_total: t.arg.boolean({ description: "Also count every matching row (slower)." }),
+  created_after: t.arg.string({ description: "ISO 8601 date or unix seconds." }),
+  created_before: t.arg.string({ description: "ISO 8601 date or unix seconds." }),
+  q: t.arg.string({ description: "Free-text search over the searchable fields." }),
+});
+
+function defineOperation(resource: ResourceDefinition, operation: ResourceOperation, types: Record<string, unknown>) {
+  const authScopes = { scopes: [requiredScope(resource, operation)] };
+  const idArg = (t: AnyFieldBuilder) => ({ [resource.idField]: t.arg.id({ required: true }) });
+  const attach = operation.rootType === "Query" ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
+  const query = (q: unknown) => q as PrismaQuery;
+
+  switch (operation.route) {
+    case "list":
+      return attach(operation.fieldName, (t: AnyFieldBuilder) =>
+        t.field({
+          type: types.list,
+          description: `List ${resource.name} of the workspace.`,
+          authScopes,
+          args: listArgs(t),
+          resolve: (_root: unknown, args: ListArgs, context: GraphQLContext, info: unknown) =>
+            listRecords(context, resource, args, query(queryFromInfo({ context, info: info as never, path: ["data"] }))),
+        }),
+      );
+    case "get":
+      return attach(operation.fieldName, (t: AnyFieldBuilder) =>
+        t.prismaField({
+          type: resource.model,
+          description: `Get one ${resource.kind} by ${resource.idField}.`,
+          authScopes,
+          args: idArg(t),
+          resolve: (q: unknown, _root: unknown, args: Record<string, string>, context: GraphQLContext) =>
+            getRecord(context, resource, args[resource.idField]!, query(q)),
+        }),
+      );
+    case "create":
+      return attach(operation.fieldName, (t: AnyFieldBuilder) =>
+        t.prismaField({
+          type: resource.model,
+          description: `Create a ${resource.kind}.`,
+          authScopes,
+          args: { input: t.arg({ type: types.createInput, required: true }) },
+          resolve: (q: unknown, _root: unknown, args: { input: unknown }, context: GraphQLContext) =>
+            createRecord(context, resource, args.input, query(q)),
+        }),
+      );
+    case "update":
+      return attach(operation.fieldName, (t: AnyFieldBuilder) =>
+        t.prismaField({
+          type: resource.model,
+          description: `Change fields of a ${resource.kind}; fields left out are kept.`,
+          authScopes,
+          args: { ...idArg(t), input: t.arg({ type: types.updateInput, required: true }) },
+          resolve: (q: unknown, _root: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
+            updateRecord(context, resource, args[resource.idField] as string, args.input, query(q)),
+        }),
+      );
+    case "delete":
+      return attach(operation.fieldName, (t: AnyFieldBuilder) =>
+        t.field({
+          type: types.deletion,
+          description: `Delete a ${resource.kind}.`,
+          authScopes,
+          args: idArg(t),
+          resolve: (_root: unknown, args: Record<string, string>, context: GraphQLContext) =>
+            deleteRecord(context, resource, args[resource.idField]!),
+        }),
+      );
+  }
+}
+
+export function defineResourceGraphQL(resource: ResourceDefinition): void {
+  const record = defineRecordType(resource);
+  const routes = new Set(resource.routes);
+  const types: Record<string, unknown> = {
+    record,
+    list: routes.has("list") ? defineListType(resource, record) : undefined,
+    deletion: routes.has("delete") ? defineDeletionType(resource) : undefined,
+    createInput: routes.has("create") ? defineInputScalar(resource, "create") : undefined,
+    updateInput: routes.has("update") ? defineInputScalar(resource, "update") : undefined,
+  };
+  for (const operation of resourceOperations(resource)) defineOperation(resource, operation, types);
+}

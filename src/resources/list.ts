@@ -1,0 +1,191 @@
+// List pages (contract 4.2): keyset cursors that stay stable while rows are inserted, offset for
+// page-number UIs, sorting on declared fields only, created_after/before and `q` search.
+import { ApiError } from "../errors/api-error.js";
+import type { ResourceDefinition } from "../registry/resource.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import { columnByName } from "./fields.js";
+import { delegateFor } from "./delegate.js";
+import { withColumns, type PrismaQuery } from "./selection.js";
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListArgs {
+  limit?: number | null;
+  cursor?: string | null;
+  offset?: number | null;
+  sort?: string | null;
+  order?: string | null;
+  include_total?: boolean | null;
+  created_after?: string | null;
+  created_before?: string | null;
+  q?: string | null;
+}
+
+export interface ListPage<T = Record<string, unknown>> {
+  object: "list";
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+  total: number | null;
+}
+
+type Order = "asc" | "desc";
+type Where = Record<string, unknown>;
+
+interface CursorState {
+  /** sort field */
+  s: string;
+  o: Order;
+  /** sort value of the last row (ISO string for dates) */
+  v: string | number | boolean | null;
+  /** id of the last row */
+  i: string;
+}
+
+function invalid(param: string, message: string, details?: Record<string, unknown>): ApiError {
+  return new ApiError("invalid_request", message, { param, details });
+}
+
+function encodeCursor(state: CursorState): string {
+  return Buffer.from(JSON.stringify(state)).toString("base64url");
+}
+
+function decodeCursor(cursor: string, sort: string, order: Order): CursorState {
+  let state: CursorState;
+  try {
+    state = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as CursorState;
+  } catch {
+    throw invalid("cursor", "The cursor is not one this service issued.");
+  }
+  if (!state || typeof state !== "object" || typeof state.i !== "string" || typeof state.s !== "string") {
+    throw invalid("cursor", "The cursor is not one this service issued.");
+  }
+  if (state.s !== sort || state.o !== order) {
+    throw invalid("cursor", "The cursor was issued for another sort or order; repeat the same sort and order while paging.");
+  }
+  return state;
+}
+
+/** Parses an ISO 8601 date or unix seconds. */
+export function parseInstant(value: string, param: string): Date {
+  const trimmed = value.trim();
+  const date = /^\d+(\.\d+)?$/.test(trimmed) ? new Date(Number(trimmed) * 1000) : new Date(trimmed);
+  if (Number.isNaN(date.getTime()) || trimmed === "") {
+    throw invalid(param, `'${value}' is neither an ISO 8601 date nor a unix timestamp.`);
+  }
+  return date;
+}
+
+function sortValue(resource: ResourceDefinition, sort: string, raw: CursorState["v"]): unknown {
+  if (raw === null) return null;
+  const column = columnByName(resource, sort);
+  if (column?.type === "DateTime") return new Date(String(raw));
+  return raw;
+}
+
+function serialiseSortValue(value: unknown): CursorState["v"] {
+  if (value instanceof Date) return value.toISOString();
+  if (value === null || value === undefined) return null;
+  return value as string | number | boolean;
+}
+
+/**
+ * Keyset condition for the rows after the cursor row, in (sort, id) order with nulls last.
+ */
+function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
+  const id = resource.idField;
+  const beyond = state.o === "desc" ? "lt" : "gt";
+  const value = sortValue(resource, state.s, state.v);
+  if (state.s === id) return { [id]: { [beyond]: state.i } };
+  if (value === null) return { AND: [{ [state.s]: null }, { [id]: { [beyond]: state.i } }] };
+  return {
+    OR: [
+      { [state.s]: { [beyond]: value } },
+      { AND: [{ [state.s]: value }, { [id]: { [beyond]: state.i } }] },
+      { [state.s]: null },
+    ],
+  };
+}
+
+function pageSize(limit: number | null | undefined): number {
+  if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw invalid("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  return limit;
+}
+
+function sortField(resource: ResourceDefinition, sort: string | null | undefined): string {
+  if (!sort) return resource.createdAtField;
+  if (!resource.sortable.includes(sort)) {
+    throw invalid("sort", `Cannot sort ${resource.name} by '${sort}'.`, { allowed: [...resource.sortable] });
+  }
+  return sort;
+}
+
+function sortOrder(order: string | null | undefined): Order {
+  if (!order) return "desc";
+  if (order !== "asc" && order !== "desc") throw invalid("order", "order must be 'asc' or 'desc'.");
+  return order;
+}
+
+/** Conditions shared by the page and its total: workspace, time window, search, filters. */
+export function listWhere(resource: ResourceDefinition, workspaceId: string, args: ListArgs, filters: Where[] = []): Where {
+  const and: Where[] = [{ workspace_id: workspaceId }, ...filters];
+  const created = resource.createdAtField;
+  if (args.created_after) and.push({ [created]: { gt: parseInstant(args.created_after, "created_after") } });
+  if (args.created_before) and.push({ [created]: { lt: parseInstant(args.created_before, "created_before") } });
+  if (args.q) {
+    if (resource.searchable.length === 0) throw invalid("q", `${resource.name} cannot be searched.`);
+    and.push({ OR: resource.searchable.map((field) => ({ [field]: { contains: args.q, mode: "insensitive" } })) });
+  }
+  return { AND: and };
+}
+
+export async function listRecords(
+  context: GraphQLContext,
+  resource: ResourceDefinition,
+  args: ListArgs,
+  query: PrismaQuery,
+  filters: Where[] = [],
+): Promise<ListPage> {
+  const take = pageSize(args.limit);
+  const sort = sortField(resource, args.sort);
+  const order = sortOrder(args.order);
+  const id = resource.idField;
+  if (args.cursor && args.offset) throw invalid("offset", "Use either cursor or offset, not both.");
+  if (args.offset !== null && args.offset !== undefined && (!Number.isInteger(args.offset) || args.offset < 0)) {
+    throw invalid("offset", "offset must be a non-negative integer.");
+  }
+
+  const where = listWhere(resource, context.auth.workspaceId, args, filters);
+  const pageWhere = args.cursor ? { AND: [where, afterCursor(resource, decodeCursor(args.cursor, sort, order))] } : where;
+  const orderBy =
+    sort === id
+      ? [{ [id]: order }]
+      : [{ [sort]: columnByName(resource, sort)?.isRequired ? order : { sort: order, nulls: "last" } }, { [id]: order }];
+
+  const delegate = delegateFor(context.prisma, resource.model);
+  const [rows, total] = await Promise.all([
+    delegate.findMany({
+      ...withColumns(query, [id, sort]),
+      where: pageWhere,
+      orderBy,
+      take: take + 1,
+      ...(args.offset ? { skip: args.offset } : {}),
+    }),
+    args.include_total ? delegate.count({ where }) : Promise.resolve(null),
+  ]);
+
+  const hasMore = rows.length > take;
+  const data = hasMore ? rows.slice(0, take) : rows;
+  const last = data[data.length - 1];
+  return {
+    object: "list",
+    data,
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ s: sort, o: order, v: serialiseSortValue(last[sort]), i: String(last[id]) }) : null,
+    total,
+  };
+}

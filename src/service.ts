@@ -1,0 +1,69 @@
+// Starts the whole service (database, migrations, Redis, HTTP) and stops it again. `npm start`
+// and the tests both go through here, so tests exercise the real wiring.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Redis } from "ioredis";
+import type { Config } from "./config.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { migrate } from "./db/migrate.js";
+import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
+import { createApp } from "./http/app.js";
+import { logger } from "./logger.js";
+
+export interface RunningService {
+  url: string;
+  database: Database;
+  redis: Redis;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config): Promise<RunningService> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let redisHandle: RedisHandle | undefined;
+  let redis: Redis | undefined;
+  let server: Server | undefined;
+  try {
+    const applied = await migrate(database.sql);
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+
+    redisHandle = await resolveRedis(config);
+    redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+    redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+    await redis.connect();
+    const redisClient = redis;
+
+    const app = createApp({
+      prisma: database.prisma,
+      config,
+      health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
+    });
+    server = createServer(app);
+    // Keep-alive sockets must outlive typical client pools (and load balancers' 60 s).
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server!.once("error", reject);
+      server!.listen(config.port, config.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+    const runningServer = server;
+    return {
+      url: `http://${host}:${address.port}`,
+      database,
+      redis: redisClient,
+      async stop() {
+        runningServer.closeAllConnections();
+        await new Promise<void>((resolve) => runningServer.close(() => resolve()));
+        redisClient.disconnect();
+        await redisHandle?.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    redis?.disconnect();
+    await redisHandle?.stop();
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,139 @@
+// Turns zod's findings into the contract's `details.issues` (section 7): a dotted path, a
+// message, and a stable Joi-style type code (documented in docs/errors.md).
+import { z } from "zod";
+import { ApiError } from "../errors/api-error.js";
+import { didYouMean } from "./did-you-mean.js";
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+  type: string;
+  allowed?: string[];
+  did_you_mean?: string;
+}
+
+type PathKey = PropertyKey;
+
+function dotted(path: readonly PathKey[]): string {
+  return path.map(String).join(".");
+}
+
+function valueAt(input: unknown, path: readonly PathKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** Strips optional/nullable/default wrappers to reach the schema that does the work. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  for (let depth = 0; depth < 10; depth++) {
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in as z.ZodType;
+    } else {
+      return current;
+    }
+  }
+  return current;
+}
+
+/** The keys an object schema accepts at a path, for `allowed` on unknown-field issues. */
+export function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+  let current = unwrap(schema);
+  for (const key of path) {
+    if (current instanceof z.ZodObject) {
+      const next = current.shape[String(key)] as z.ZodType | undefined;
+      if (!next) return [];
+      current = unwrap(next);
+    } else if (current instanceof z.ZodArray) {
+      current = unwrap(current.element as z.ZodType);
+    } else {
+      return [];
+    }
+  }
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+function typeName(expected: string): string {
+  if (expected === "int") return "number";
+  return expected;
+}
+
+export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const issue of error.issues) {
+    switch (issue.code) {
+      case "unrecognized_keys": {
+        const allowed = allowedKeysAt(schema, issue.path);
+        for (const key of issue.keys) {
+          const suggestion = didYouMean(key, allowed);
+          issues.push({
+            path: dotted([...issue.path, key]),
+            message: suggestion
+              ? `Unknown field '${key}'. Did you mean '${suggestion}'?`
+              : `Unknown field '${key}'.`,
+            type: "object.unknown",
+            allowed,
+            ...(suggestion && { did_you_mean: suggestion }),
+          });
+        }
+        break;
+      }
+      case "invalid_type": {
+        const missing = valueAt(input, issue.path) === undefined;
+        issues.push({
+          path: dotted(issue.path),
+          message: missing ? "This field is required." : `Expected ${issue.expected}.`,
+          type: missing ? "any.required" : `${typeName(issue.expected)}.base`,
+        });
+        break;
+      }
+      case "invalid_value":
+        issues.push({
+          path: dotted(issue.path),
+          message: `Must be one of: ${issue.values.map(String).join(", ")}.`,
+          type: "any.only",
+        });
+        break;
+      case "too_big":
+        issues.push({ path: dotted(issue.path), message: issue.message, type: `${issue.origin}.max` });
+        break;
+      case "too_small":
+        issues.push({ path: dotted(issue.path), message: issue.message, type: `${issue.origin}.min` });
+        break;
+      case "invalid_format":
+        issues.push({ path: dotted(issue.path), message: issue.message, type: `string.${issue.format}` });
+        break;
+      default:
+        issues.push({
+          path: dotted(issue.path),
+          message: issue.message,
+          type: ("params" in issue ? (issue.params as { type?: string } | undefined)?.type : undefined) ?? "any.invalid",
+        });
+    }
+  }
+  return issues;
+}
+
+export function validationFailed(issues: ValidationIssue[], message?: string): ApiError {
+  const first = issues[0];
+  return new ApiError("validation_failed", message ?? `Validation failed: ${first ? `${first.path || "body"}: ${first.message}` : "invalid input"}`, {
+    param: first?.path || undefined,
+    details: { issues },
+  });
+}
+
+/** Parses input with a schema, or throws a 422 validation_failed with every issue found. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
+  }
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationFailed(toIssues(result.error, schema, input));
+  return result.data;
+}

@@ -1,0 +1,115 @@
+// Starts the real service (HTTP on a free port, real PostgreSQL and Redis) for a test file, and
+// builds fresh fixtures (a new workspace and key per test) so tests never share records.
+import { afterAll, beforeAll, inject } from "vitest";
+import path from "node:path";
+import os from "node:os";
+import { loadConfig } from "../../src/config.js";
+import { startService, type RunningService } from "../../src/service.js";
+import { createApiKey } from "../../src/auth/key-service.js";
+import { createWorkspace } from "../../src/workspaces/workspace-service.js";
+import type { NewKeyOptions } from "../../src/auth/key-service.js";
+
+export interface TestService {
+  readonly url: string;
+  readonly service: RunningService;
+}
+
+/** Starts one service for the current test file. */
+export function useService(): TestService {
+  let running: RunningService | undefined;
+  beforeAll(async () => {
+    running = await startService({
+      ...loadConfig({}),
+      port: 0,
+      databaseUrl: inject("databaseUrl"),
+      redisUrl: inject("redisUrl"),
+      dataDir: path.join(os.tmpdir(), "cutroom-test-data"),
+      printStartupKey: false,
+    });
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  return {
+    get url() {
+      if (!running) throw new Error("service not started");
+      return running.url;
+    },
+    get service() {
+      if (!running) throw new Error("service not started");
+      return running;
+    },
+  };
+}
+
+export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is (for invalid JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  key?: string | null;
+}
+
+export class Client {
+  constructor(private readonly baseUrl: string, readonly key?: string) {}
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const key = options.key === undefined ? this.key : options.key;
+    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>("GET", path, options); } // eslint-disable-line @typescript-eslint/no-explicit-any
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("POST", path, { ...options, body }); } // eslint-disable-line @typescript-eslint/no-explicit-any
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("PATCH", path, { ...options, body }); } // eslint-disable-line @typescript-eslint/no-explicit-any
+  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>("DELETE", path, options); } // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  /** POST /graphql; returns the GraphQL response body. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, options?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.request<T>("POST", "/graphql", { ...options, body: { query, variables } });
+  }
+}
+
+export interface Fixture {
+  workspaceId: string;
+  keyId: string;
+  key: string;
+  client: Client;
+  /** Another key in the same workspace. */
+  newKey(options?: Partial<Omit<NewKeyOptions, "workspaceId">>): Promise<{ keyId: string; key: string; client: Client }>;
+}
+
+/** A fresh workspace with one key (full access unless scopes are given). */
+export async function createFixture(
+  test: TestService,
+  options: Partial<Omit<NewKeyOptions, "workspaceId">> = {},
+): Promise<Fixture> {
+  const prisma = test.service.database.prisma;
+  const workspaceId = await createWorkspace(prisma, "Test workspace");
+  const newKey = async (keyOptions: Partial<Omit<NewKeyOptions, "workspaceId">> = {}) => {
+    const created = await createApiKey(prisma, { mode: "live", scopes: ["*:*"], ...keyOptions, workspaceId });
+    return { keyId: created.keyId, key: created.secret, client: new Client(test.url, created.secret) };
+  };
+  const first = await newKey(options);
+  return { workspaceId, keyId: first.keyId, key: first.key, client: first.client, newKey };
+}
