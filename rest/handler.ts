@@ -1,14 +1,15 @@
 // /api/v1: what REST adds on top of the Sofa routes — route matching with 405s, JSON body
-// reading, the list query grammar, sparse fieldsets, the POST alias of PATCH, and envelopes.
-// Every resource route still executes the one GraphQL resolver set through Sofa.
+// reading, the list query grammar, formats, sparse fieldsets, the POST alias of PATCH, and
+// envelopes. Every resource route still executes the one GraphQL resolver set through Sofa.
 import type { GraphQLSchema } from "graphql";
 import { ApiError } from "../src/errors/api-error.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { readJsonBody } from "./body.js";
 import { allowHeader, matchResourceRoute, type MatchedRoute } from "./routes.js";
 import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
-import { fullRecordSelection, parseSelection } from "./selection.js";
-import { assertOnlyParams, validateListQuery } from "./list-query.js";
+import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
+import { assertOnlyParams, parseListQuery } from "./list-query.js";
+import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
 import { jsonResponse, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -20,43 +21,77 @@ function methodNotAllowed(method: string, path: string, allow: string): ApiError
   });
 }
 
-async function envelope(response: Response, headOnly: boolean): Promise<Response> {
-  if (response.status >= 400) return response;
-  const body = (await response.json()) as Record<string, unknown>;
-  const enveloped = jsonResponse(withEnvelope(body), response.status);
-  return headOnly ? new Response(null, { status: enveloped.status, headers: enveloped.headers }) : enveloped;
-}
-
 export function createRestHandler(schema: GraphQLSchema) {
   const sofa = createSofaHandler(schema);
   let openApi: Record<string, unknown> | undefined;
   const openApiDocument = () => (openApi ??= buildOpenApiDocument(sofa));
 
+  /** Runs one Sofa route; failures come back as the error envelope with their status. */
+  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection, body?: string) {
+    const request = new Request(url, { method, headers: { "content-type": "application/json" }, body });
+    return sofa.fetch(request, { graphqlContext: context, selection });
+  }
+
+  async function envelope(response: Response, headOnly: boolean): Promise<Response> {
+    if (response.status >= 400) return response;
+    const enveloped = jsonResponse(withEnvelope((await response.json()) as Record<string, unknown>), response.status);
+    return headOnly ? new Response(null, { status: enveloped.status, headers: enveloped.headers }) : enveloped;
+  }
+
+  async function handleList(request: Request, url: URL, route: MatchedRoute, context: GraphQLContext): Promise<Response> {
+    const format = negotiateFormat(url.searchParams.get("format"), request.headers.get("accept"));
+    const list = parseListQuery(route.resource, url.searchParams);
+    const selection = parseSelection(route.resource, url.searchParams, true);
+    const pageUrl = (overrides: Record<string, string | undefined>) => {
+      const pageArgs = new URLSearchParams(list.arguments);
+      for (const [name, value] of Object.entries(overrides)) {
+        if (value === undefined) pageArgs.delete(name);
+        else pageArgs.set(name, value);
+      }
+      if (list.filter) pageArgs.set("filter", JSON.stringify(list.filter));
+      return new URL(`${url.pathname}?${pageArgs}`, url);
+    };
+
+    if (format === "json") {
+      return envelope(await callSofa(context, pageUrl({}), "GET", selection), request.method === "HEAD");
+    }
+
+    // Exports: `limit` caps the total (no page-size cap); pages of 100 are walked by cursor.
+    const max = list.arguments.has("limit") ? Number(list.arguments.get("limit")) : undefined;
+    let first = true;
+    const fetchPage = async (cursor: string | undefined, pageSize: number): Promise<ListPageBody> => {
+      const overrides = first ? { limit: String(pageSize) } : { limit: String(pageSize), cursor, offset: undefined };
+      first = false;
+      const response = await callSofa(context, pageUrl(overrides), "GET", selection);
+      if (response.status >= 400) throw Object.assign(new Error("export page failed"), { response });
+      return (await response.json()) as ListPageBody;
+    };
+    try {
+      return await streamExport(format, fetchPage, { columns: selectedColumns(route.resource, selection), max, filename: route.resource.name });
+    } catch (error) {
+      const failed = (error as { response?: Response }).response;
+      if (failed) return failed;
+      throw error;
+    }
+  }
+
   async function handleResource(request: Request, url: URL, path: string, route: MatchedRoute, context: GraphQLContext) {
     const method = request.method === "HEAD" ? "GET" : request.method;
     const operation = route.operations.get(method);
     if (!operation) throw methodNotAllowed(request.method, path, allowHeader(route));
+    if (operation.route === "list") return handleList(request, url, route, context);
 
-    let body: string | undefined;
-    let selection = fullRecordSelection(route.resource);
+    const target = new URL(url.pathname, url);
     if (operation.rootType === "Query") {
-      const isList = operation.route === "list";
-      if (isList) validateListQuery(url.searchParams);
-      else assertOnlyParams(url.searchParams, ["fields"]);
-      selection = parseSelection(route.resource, url.searchParams, isList);
-    } else {
-      assertOnlyParams(url.searchParams, []);
-      if (operation.route !== "delete") body = JSON.stringify({ input: (await readJsonBody(request)) ?? {} });
+      assertOnlyParams(url.searchParams, ["fields"]);
+      const selection = parseSelection(route.resource, url.searchParams, false);
+      return envelope(await callSofa(context, target, operation.method, selection), request.method === "HEAD");
     }
-
-    // The POST alias is served by the PATCH operation.
-    const sofaRequest = new Request(url, {
-      method: operation.method,
-      headers: { "content-type": "application/json" },
-      body,
-    });
-    const response = await sofa.fetch(sofaRequest, { graphqlContext: context, selection });
-    return envelope(response, request.method === "HEAD");
+    assertOnlyParams(url.searchParams, []);
+    // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
+    // served by the PATCH operation.
+    const body = operation.route === "delete" ? undefined : JSON.stringify({ input: (await readJsonBody(request)) ?? {} });
+    return envelope(await callSofa(context, target, operation.method, fullRecordSelection(route.resource), body), false);
   }
 
   return async function handleRest(request: Request, context: GraphQLContext): Promise<Response> {

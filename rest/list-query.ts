@@ -1,7 +1,11 @@
-// The query-string grammar of REST lists (contract 4.2). Every parameter is checked here, so an
-// undeclared one is a 400 naming it rather than something silently ignored.
+// The query-string grammar of REST lists (contract 4.2): list arguments, `fields`/`expand`/
+// `format`, and filters written `field=value` or `field[op]=value` (`in`/`nin` take
+// comma-separated values). Every parameter is checked here, so an undeclared one is a 400 naming
+// it, and filters become the same typed object GraphQL's `filter` argument takes.
 import { ApiError } from "../src/errors/api-error.js";
+import type { ResourceDefinition } from "../src/registry/resource.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
+import { FILTER_OPERATORS, filterableFields, typedValue, type ResourceFilter } from "../src/resources/filters.js";
 
 /** Parameters Sofa maps onto the list field's GraphQL arguments. */
 export const LIST_ARGUMENTS = ["limit", "cursor", "offset", "sort", "order", "include_total", "created_after", "created_before", "q"] as const;
@@ -10,9 +14,10 @@ export const REST_LIST_PARAMS = ["fields", "expand", "format"] as const;
 
 const INTEGER_PARAMS = new Set(["limit", "offset"]);
 const BOOLEAN_PARAMS = new Set(["include_total"]);
+const FILTER_PARAM = /^([a-z0-9_]+)(?:\[([a-z_]+)\])?$/;
 
 function unknownParam(name: string, allowed: readonly string[]): ApiError {
-  const suggestion = didYouMean(name, allowed);
+  const suggestion = didYouMean(name.replace(/\[.*$/, ""), allowed);
   return new ApiError("invalid_request", `Unknown query parameter '${name}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""}`, {
     param: name,
     details: { allowed: [...allowed], ...(suggestion && { did_you_mean: suggestion }) },
@@ -25,21 +30,56 @@ export function assertOnlyParams(query: URLSearchParams, allowed: readonly strin
   }
 }
 
-export function validateListQuery(query: URLSearchParams): void {
-  assertOnlyParams(query, [...LIST_ARGUMENTS, ...REST_LIST_PARAMS]);
-  for (const [name, value] of query) {
-    if (INTEGER_PARAMS.has(name) && !/^\d+$/.test(value)) {
-      throw new ApiError("invalid_request", `${name} must be a non-negative integer.`, { param: name });
+export interface ListQuery {
+  /** Canonical list arguments, as Sofa reads them. */
+  arguments: URLSearchParams;
+  filter?: ResourceFilter;
+}
+
+export function parseListQuery(resource: ResourceDefinition, query: URLSearchParams): ListQuery {
+  const fields = new Map(filterableFields(resource).map((field) => [field.name, field]));
+  const filterable = new Set(fields.keys());
+  const allowed = [...LIST_ARGUMENTS, ...REST_LIST_PARAMS, ...filterable];
+  const args = new URLSearchParams();
+  const filter: ResourceFilter = {};
+
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    if ((LIST_ARGUMENTS as readonly string[]).includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name)) {
+      if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once.`, { param: name });
+      const value = values[0]!;
+      if (INTEGER_PARAMS.has(name) && !/^\d+$/.test(value)) {
+        throw new ApiError("invalid_request", `${name} must be a non-negative integer.`, { param: name });
+      }
+      if (BOOLEAN_PARAMS.has(name) && value !== "true" && value !== "false") {
+        throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });
+      }
+      if ((LIST_ARGUMENTS as readonly string[]).includes(name)) args.set(name, value);
+      continue;
     }
-    if (BOOLEAN_PARAMS.has(name) && value !== "true" && value !== "false") {
-      throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });
+    const match = FILTER_PARAM.exec(name);
+    const field = match?.[1];
+    const operator = match?.[2] ?? "eq";
+    if (!field || !filterable.has(field)) throw unknownParam(name, allowed);
+    if (!(FILTER_OPERATORS as readonly string[]).includes(operator)) {
+      throw new ApiError("invalid_request", `Unknown filter operator '${operator}'; use one of ${FILTER_OPERATORS.join(", ")}.`, {
+        param: name,
+        details: { allowed: [...FILTER_OPERATORS] },
+      });
     }
+    if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once; use [in] for several values.`, { param: name });
+    const value = values[0]!;
+    const conditions = (filter[field] ??= {});
+    // Values are typed by the field here so GraphQL's typed filter input accepts them; dates stay
+    // text (the resolver parses ISO 8601 and unix seconds alike).
+    const definition = fields.get(field)!;
+    const typed = (raw: string) => (definition.kind === "datetime" ? (typedValue(definition, raw, name), raw) : typedValue(definition, raw, name));
+    conditions[operator as keyof typeof conditions] =
+      operator === "in" || operator === "nin"
+        ? value.split(",").map((item) => typed(item.trim()))
+        : operator === "exists"
+          ? typedValue({ ...definition, kind: "boolean" }, value, name)
+          : typed(value);
   }
-  if (query.getAll("cursor").length > 1 || query.getAll("limit").length > 1) {
-    throw new ApiError("invalid_request", "cursor and limit may be given once.", { param: query.getAll("cursor").length > 1 ? "cursor" : "limit" });
-  }
-  const format = query.get("format");
-  if (format !== null && format !== "json") {
-    throw new ApiError("unsupported_format", `Format '${format}' is not supported here.`, { param: "format", details: { allowed: ["json"] } });
-  }
+  return { arguments: args, filter: Object.keys(filter).length > 0 ? filter : undefined };
 }

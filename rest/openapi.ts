@@ -6,6 +6,8 @@ import { ERROR_CODES } from "../src/errors/codes.js";
 import { RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
+import type { ResourceDefinition } from "../src/registry/resource.js";
+import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -101,6 +103,33 @@ function platformPaths(): Json {
   };
 }
 
+const FILTER_VALUE_SCHEMA: Record<FilterKind, Json> = {
+  string: { type: "string" },
+  number: { type: "number" },
+  integer: { type: "integer" },
+  boolean: { type: "boolean" },
+  datetime: { type: "string", description: "ISO 8601 date or unix seconds" },
+  string_list: { type: "string" },
+};
+
+/** REST filters: `field=value` or `field[op]=value`, i.e. OpenAPI deepObject parameters. */
+function filterParameters(resource: ResourceDefinition): Json[] {
+  return filterableFields(resource).map((field) => ({
+    name: field.name,
+    in: "query",
+    required: false,
+    style: "deepObject",
+    explode: true,
+    description: `Filter on ${field.name}: \`${field.name}=value\` or \`${field.name}[op]=value\`; in and nin take comma-separated values.`,
+    schema: {
+      type: "object",
+      properties: Object.fromEntries(
+        OPERATORS_BY_KIND[field.kind].map((operator) => [operator, operator === "exists" ? { type: "boolean" } : FILTER_VALUE_SCHEMA[field.kind]]),
+      ),
+    },
+  }));
+}
+
 const ERROR_STATUSES: Record<string, number[]> = {
   list: [400, 401, 403, 406, 422, 429],
   get: [400, 401, 403, 404, 429],
@@ -108,6 +137,30 @@ const ERROR_STATUSES: Record<string, number[]> = {
   update: [400, 401, 403, 404, 413, 422, 429],
   delete: [401, 403, 404, 429],
 };
+
+/**
+ * GraphQL output types become component schemas; a field GraphQL may return null for is
+ * optional there, and OpenAPI 3.0 needs `nullable` to say a present null is allowed.
+ */
+function outputSchemas(schemas: Json): Json {
+  const result: Json = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (name === "Query" || name === "Mutation") continue;
+    if (schema?.type !== "object" || !schema.properties) {
+      result[name] = schema;
+      continue;
+    }
+    const required = new Set<string>(schema.required ?? []);
+    const properties: Json = {};
+    for (const [field, property] of Object.entries<Json>(schema.properties)) {
+      if (required.has(field)) properties[field] = property;
+      else if (property.$ref) properties[field] = { allOf: [{ $ref: property.$ref }], nullable: true, ...(property.description && { description: property.description }) };
+      else properties[field] = { ...property, nullable: true };
+    }
+    result[name] = { ...schema, properties };
+  }
+  return result;
+}
 
 export function buildOpenApiDocument(sofa: SofaHandler): Json {
   const source = structuredClone((sofa as unknown as { openAPIDocument: Json }).openAPIDocument);
@@ -123,12 +176,20 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
       if (operation.route === "get" || operation.route === "list") {
         entry.parameters = [
-          ...(entry.parameters ?? []),
+          // `filter` is GraphQL's argument; REST spells filters as query parameters.
+          ...(entry.parameters ?? []).filter((parameter: Json) => parameter.name !== "filter"),
+          ...(operation.route === "list" ? filterParameters(resource) : []),
           { name: "fields", in: "query", required: false, schema: { type: "string" }, description: "Comma-separated sparse fieldset." },
           ...(operation.route === "list"
             ? [
                 { name: "expand", in: "query", required: false, schema: { type: "string" }, description: `Comma-separated heavy fields to include: ${resource.heavy.join(", ") || "none"}.` },
-                { name: "format", in: "query", required: false, schema: { type: "string", enum: ["json"] } },
+                {
+                  name: "format",
+                  in: "query",
+                  required: false,
+                  schema: { type: "string", enum: ["json", "ndjson", "csv"] },
+                  description: "json pages (default), or an ndjson / csv export of every matching record (then `limit` caps the total). Also chosen by Accept.",
+                },
               ]
             : []),
         ];
@@ -154,7 +215,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     paths: { ...platformPaths(), ...paths },
     components: {
       ...source.components,
-      schemas: { ...source.components?.schemas, Error: ERROR_ENVELOPE_SCHEMA },
+      schemas: { ...outputSchemas(source.components?.schemas ?? {}), Error: ERROR_ENVELOPE_SCHEMA },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer sk_live_... or sk_test_..." },
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },

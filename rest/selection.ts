@@ -47,7 +47,7 @@ export function parseSelection(resource: ResourceDefinition, query: URLSearchPar
 }
 
 export function fieldOrder(resource: ResourceDefinition): string[] {
-  return ["object", resource.idField, ...readableFieldNames(resource)];
+  return [...new Set(["object", resource.idField, ...readableFieldNames(resource)])];
 }
 
 /** The selection of a write: every field, in order. */
@@ -96,4 +96,9 @@ export function narrowDocument(document: DocumentNode, selection: RecordSelectio
       return { ...definition, selectionSet: { ...definition.selectionSet, selections: [narrowedRoot] } } satisfies OperationDefinitionNode;
     }),
   };
+}
+
+/** The record fields a selection returns, in response order (CSV columns). */
+export function selectedColumns(resource: ResourceDefinition, selection: RecordSelection): string[] {
+  return fieldOrder(resource).filter((name) => !selection.omit.has(name) && (!selection.fields || selection.fields.has(name)));
 }

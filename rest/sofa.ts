@@ -68,8 +68,9 @@ export function createSofaHandler(schema: GraphQLSchema) {
       return execute(selection ? { ...args, document: narrowDocument(args.document, selection) } : args);
     }) as typeof execute,
     errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,
-    // The REST layer serves the post-processed document itself (rest/openapi.ts).
-    openAPI: { endpoint: false, info: { title: "Cutroom API", version: API_VERSION } } as never,
+    // fets collects the paths only while its own endpoint is on; the REST layer never forwards
+    // this path (it serves the post-processed document from rest/openapi.ts).
+    openAPI: { endpoint: "/__sofa/openapi.json", info: { title: "Cutroom API", version: API_VERSION } } as never,
     swaggerUI: { endpoint: false } as never,
   });
 }

@@ -18,6 +18,8 @@ export interface VirtualField {
   resolve(row: Record<string, unknown>): unknown;
   /** Validation of the field when it is written; absent means read-only. */
   input?: z.ZodType;
+  /** Prisma condition for a filter operator on this field (makes the field filterable). */
+  filter?(operator: "eq" | "ne" | "in" | "nin" | "exists" | "contains" | "gt" | "gte" | "lt" | "lte" | "starts_with", value: unknown): Record<string, unknown>;
   /** Writes the relation for a record, inside the request's transaction. */
   write?(tx: Tx, args: { workspaceId: string; recordId: string; value: unknown; path: string }): Promise<void>;
 }

@@ -11,6 +11,8 @@ import { listRecords, type ListArgs, type ListPage } from "./list.js";
 import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
 import type { PrismaQuery } from "./selection.js";
 import { inputSchemaDescription } from "./input-docs.js";
+import { defineFilterInput } from "./filter-inputs.js";
+import { filterConditions, type ResourceFilter } from "./filters.js";
 
 // Pothos types field builders by model name at compile time; the resource layer is generic over
 // models, so it talks to the builder through these loose aliases.
@@ -105,9 +107,15 @@ function defineOperation(resource: ResourceDefinition, operation: ResourceOperat
           type: types.list,
           description: `List ${resource.name} of the workspace.`,
           authScopes,
-          args: listArgs(t),
-          resolve: (_root: unknown, args: ListArgs, context: GraphQLContext, info: unknown) =>
-            listRecords(context, resource, args, query(queryFromInfo({ context, info: info as never, path: ["data"] }))),
+          args: { ...listArgs(t), ...(types.filter ? { filter: t.arg({ type: types.filter }) } : {}) },
+          resolve: (_root: unknown, args: ListArgs & { filter?: ResourceFilter }, context: GraphQLContext, info: unknown) =>
+            listRecords(
+              context,
+              resource,
+              args,
+              query(queryFromInfo({ context, info: info as never, path: ["data"] })),
+              filterConditions(resource, args.filter),
+            ),
         }),
       );
     case "get":
@@ -163,6 +171,7 @@ export function defineResourceGraphQL(resource: ResourceDefinition): void {
   const types: Record<string, unknown> = {
     record,
     list: routes.has("list") ? defineListType(resource, record) : undefined,
+    filter: routes.has("list") ? defineFilterInput(resource) : undefined,
     deletion: routes.has("delete") ? defineDeletionType(resource) : undefined,
     createInput: routes.has("create") ? defineInputScalar(resource, "create") : undefined,
     updateInput: routes.has("update") ? defineInputScalar(resource, "update") : undefined,

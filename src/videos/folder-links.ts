@@ -31,3 +31,22 @@ export async function writeVideoFolders(
     });
   }
 }
+
+/** Filters on folder_ids, with the array semantics of docs/lists.md. */
+export function folderIdsCondition(operator: string, value: unknown): Record<string, unknown> {
+  switch (operator) {
+    case "eq":
+    case "contains":
+      return { folder_links: { some: { folder_id: value } } };
+    case "ne":
+      return { folder_links: { none: { folder_id: value } } };
+    case "in":
+      return { folder_links: { some: { folder_id: { in: value } } } };
+    case "nin":
+      return { folder_links: { none: { folder_id: { in: value } } } };
+    case "exists":
+      return value ? { folder_links: { some: {} } } : { folder_links: { none: {} } };
+    default:
+      throw new Error(`operator ${operator} is not offered on folder_ids`);
+  }
+}

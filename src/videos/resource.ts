@@ -1,7 +1,7 @@
 // Videos: video projects with timeline, blocks and generation settings (contract 2.2, 2.3).
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
-import { writeVideoFolders } from "./folder-links.js";
+import { folderIdsCondition, writeVideoFolders } from "./folder-links.js";
 
 export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
 
@@ -40,6 +40,7 @@ export const videos = defineResource({
       resolve: (row) => ((row.folder_links as { folder_id: string }[] | undefined) ?? []).map((link) => link.folder_id),
       input: z.array(z.string().max(64)).max(100),
       write: writeVideoFolders,
+      filter: folderIdsCondition,
     },
   },
   stampOnCreate: (auth) => ({ video_user_id: auth.keyId }),
