@@ -13,6 +13,9 @@ import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
 import { jsonResponse, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { runBulk } from "./bulk.js";
+import { runBatch, type Dispatch } from "./batch.js";
+import { resourceByName } from "../src/registry/resources.js";
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {
   return new ApiError("method_not_allowed", `${method} is not allowed on ${API_BASE_PATH}${path}.`, {
@@ -94,10 +97,34 @@ export function createRestHandler(schema: GraphQLSchema) {
     return envelope(await callSofa(context, target, operation.method, fullRecordSelection(route.resource), body), false);
   }
 
-  return async function handleRest(request: Request, context: GraphQLContext): Promise<Response> {
+  async function handleBulk(request: Request, url: URL, resourceName: string, context: GraphQLContext): Promise<Response> {
+    const resource = resourceByName(resourceName)!;
+    assertOnlyParams(url.searchParams, []);
+    const result = await runBulk(resource, context.auth, await readJsonBody(request), async (method, path, body) => {
+      const target = new URL(`${API_BASE_PATH}${path}`, url);
+      const operation = matchResourceRoute(path)?.operations.get(method);
+      if (!operation) throw new Error(`bulk item route ${method} ${path} is not declared`);
+      const payload = body === undefined ? undefined : JSON.stringify({ input: body });
+      return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
+    });
+    return jsonResponse(withEnvelope(result.body), result.status);
+  }
+
+  return async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.slice(API_BASE_PATH.length).replace(/\/+$/, "") || "/";
     const isRead = request.method === "GET" || request.method === "HEAD";
+
+    if (path === "/batch") {
+      if (request.method !== "POST") throw methodNotAllowed(request.method, path, "POST");
+      assertOnlyParams(url.searchParams, []);
+      return jsonResponse(withEnvelope(await runBatch(request, await readJsonBody(request), dispatch)));
+    }
+    const bulk = /^\/([a-z_]+)\/bulk$/.exec(path);
+    if (bulk && resourceByName(bulk[1]!)?.bulk) {
+      if (request.method !== "POST") throw methodNotAllowed(request.method, path, "POST");
+      return handleBulk(request, url, bulk[1]!, context);
+    }
 
     if (path === "/") {
       if (!isRead) throw methodNotAllowed(request.method, "", "GET, HEAD");

@@ -92,6 +92,45 @@ function platformPaths(): Json {
         responses: { "200": { description: "api", ...json({ type: "object", additionalProperties: true }) }, ...errorResponses([401, 403]) },
       },
     },
+    "/batch": {
+      post: {
+        operationId: "batch",
+        tags: ["platform"],
+        description: "Up to 20 requests run in order, each through its own route with this key. Always 200; each member reports its own status, headers and body.",
+        requestBody: {
+          required: true,
+          ...json({
+            type: "object",
+            required: ["requests"],
+            properties: {
+              requests: {
+                type: "array",
+                maxItems: 20,
+                items: {
+                  type: "object",
+                  required: ["id", "method", "path"],
+                  properties: { id: { type: "string" }, method: { type: "string" }, path: { type: "string", pattern: "^/v1/" }, body: { type: "object", additionalProperties: true } },
+                },
+              },
+            },
+          }),
+        },
+        responses: {
+          "200": {
+            description: "batch",
+            ...json({
+              type: "object",
+              properties: {
+                object: { type: "string", enum: ["batch"] },
+                data: { type: "array", items: { type: "object", properties: { id: { type: "string" }, status: { type: "integer" }, headers: { type: "object", additionalProperties: { type: "string" } }, body: {} } } },
+                ...ENVELOPE_PROPERTIES,
+              },
+            }),
+          },
+          ...errorResponses([400, 401, 403, 413, 422]),
+        },
+      },
+    },
     "/openapi.json": {
       get: {
         operationId: "openapi",
@@ -128,6 +167,56 @@ function filterParameters(resource: ResourceDefinition): Json[] {
       ),
     },
   }));
+}
+
+function bulkOperation(resource: ResourceDefinition): Json {
+  const json = (schema: Json) => ({ content: { "application/json": { schema } } });
+  return {
+    operationId: `bulk_${resource.name}`,
+    tags: [resource.name],
+    description: `Up to 100 creates, updates and deletes of ${resource.name}; needs ${resource.scopeGroup}:write and ${resource.scopeGroup}:delete. Not a transaction: each item reports its own outcome; 200 when all succeeded, 207 otherwise.`,
+    requestBody: {
+      required: true,
+      ...json({
+        type: "object",
+        properties: {
+          create: { type: "array", items: { type: "object", additionalProperties: true } },
+          update: { type: "array", items: { type: "object", required: ["id", "data"], properties: { id: { type: "string" }, data: { type: "object", additionalProperties: true } } } },
+          delete: { type: "array", items: { type: "string" } },
+        },
+      }),
+    },
+    responses: Object.fromEntries(
+      ["200", "207"].map((status) => [
+        status,
+        {
+          description: status === "200" ? "every item succeeded" : "at least one item failed",
+          ...json({
+            type: "object",
+            properties: {
+              object: { type: "string", enum: ["bulk_result"] },
+              data: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    index: { type: "integer" },
+                    operation: { type: "string", enum: ["create", "update", "delete"] },
+                    status: { type: "integer" },
+                    id: { type: "string", nullable: true },
+                    error: { type: "object", nullable: true, additionalProperties: true },
+                  },
+                },
+              },
+              succeeded: { type: "integer" },
+              failed: { type: "integer" },
+              ...ENVELOPE_PROPERTIES,
+            },
+          }),
+        },
+      ]).concat(Object.entries(errorResponses([400, 401, 403, 413, 422]))),
+    ),
+  };
 }
 
 const ERROR_STATUSES: Record<string, number[]> = {
@@ -202,6 +291,9 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
         paths[path].post = { ...entry, operationId: `${operation.fieldName}_post`, description: `Alias of PATCH ${path}.` };
       }
     }
+  }
+  for (const resource of RESOURCES.filter((candidate) => candidate.bulk)) {
+    paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
   return {
     openapi: source.openapi,

@@ -12,6 +12,7 @@ export const folders = defineResource({
   createdAtField: "folder_created_at",
   routes: ["list", "get", "create", "update", "delete"],
   postAlias: true,
+  bulk: true,
   sortable: ["folder_order", "folder_created_at", "folder_name"],
   filterable: ["folder_scope", "folder_color", "folder_created_at"],
   searchable: ["folder_name"],

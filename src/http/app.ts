@@ -65,10 +65,11 @@ export function createApp(dependencies: AppDependencies) {
     const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId };
 
     if (isGraphQL) return graphql.fetch(request, { ...serverContext, graphqlContext } as never);
-    return rest(request, graphqlContext);
+    // Batch members go through the whole service again, from the same connection.
+    return rest(request, graphqlContext, (member) => handle(member, serverContext));
   }
 
-  return createServerAdapter<NodeServerContext>(async (request, serverContext) => {
+  async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const url = new URL(request.url);
     const context: RequestContext = {
       requestId: newId("request"),
@@ -87,7 +88,9 @@ export function createApp(dependencies: AppDependencies) {
       if (!livemode) response.headers.set("X-Test-Mode", "true");
       return response;
     });
-  });
+  }
+
+  return createServerAdapter<NodeServerContext>(handle);
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -24,6 +24,14 @@ export interface VirtualField {
   write?(tx: Tx, args: { workspaceId: string; recordId: string; value: unknown; path: string }): Promise<void>;
 }
 
+/** A column naming a record of another resource, e.g. a render's video_id. */
+export interface ResourceReference {
+  /** The referenced resource's name (`videos`). */
+  resource: string;
+  /** The Prisma relation field on this model; also the GraphQL field exposing the record. */
+  relation: string;
+}
+
 export interface ResourceDefinition {
   /** Path segment and plural name: `videos`. */
   name: string;
@@ -39,6 +47,8 @@ export interface ResourceDefinition {
   routes: readonly RouteKind[];
   /** POST /{id} accepted as an alias of PATCH /{id} (videos and folders). */
   postAlias?: boolean;
+  /** POST /{resource}/bulk (contract 4.4): videos, folders, assets, characters. */
+  bulk?: boolean;
   sortable: readonly string[];
   filterable: readonly string[];
   searchable: readonly string[];
@@ -51,6 +61,16 @@ export interface ResourceDefinition {
   /** Extra rules for writable fields beyond what their column type implies. */
   fieldRules?: Readonly<Record<string, z.ZodType>>;
   virtualFields?: Readonly<Record<string, VirtualField>>;
+  /**
+   * Columns naming records of other resources: on write the record must exist in the caller's
+   * workspace (422 otherwise); GraphQL exposes it as a relation guarded by the target's read scope.
+   */
+  references?: Readonly<Record<string, ResourceReference>>;
+  /**
+   * `shared`: rows with no workspace form a global shelf every workspace reads (backgrounds,
+   * voices); a workspace still owns and alone can change its own rows. Default `workspace`.
+   */
+  visibility?: "workspace" | "shared";
   /** Fills service-set columns on create (e.g. the creating key as owner). */
   stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
   description: string;

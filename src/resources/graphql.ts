@@ -12,6 +12,8 @@ import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } fr
 import type { PrismaQuery } from "./selection.js";
 import { inputSchemaDescription } from "./input-docs.js";
 import { defineFilterInput } from "./filter-inputs.js";
+import { resourceByName } from "../registry/resources.js";
+import { columnByName } from "./fields.js";
 import { filterConditions, type ResourceFilter } from "./filters.js";
 
 // Pothos types field builders by model name at compile time; the resource layer is generic over
@@ -42,6 +44,17 @@ function defineRecordType(resource: ResourceDefinition) {
       for (const column of publicColumns(resource)) fields[column.name] = exposeColumn(t, resource, column);
       for (const [name, field] of Object.entries(resource.virtualFields ?? {})) {
         fields[name] = t.stringList({ description: field.description, select: field.select, resolve: (row: Record<string, unknown>) => field.resolve(row) });
+      }
+      // Referenced records, loaded in the same planned query (no N+1), each behind its own
+      // resource's read scope.
+      for (const [column, reference] of Object.entries(resource.references ?? {})) {
+        const target = resourceByName(reference.resource);
+        if (!target) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);
+        fields[reference.relation] = t.relation(reference.relation, {
+          description: `The ${target.kind} named by ${column}.`,
+          nullable: !columnByName(resource, column)?.isRequired,
+          authScopes: { scopes: [`${target.scopeGroup}:read`] },
+        });
       }
       return fields;
     },

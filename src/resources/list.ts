@@ -6,6 +6,7 @@ import type { GraphQLContext } from "../graphql/context.js";
 import { columnByName } from "./fields.js";
 import { delegateFor } from "./delegate.js";
 import { withColumns, type PrismaQuery } from "./selection.js";
+import { visibleWhere } from "./visibility.js";
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -132,7 +133,7 @@ function sortOrder(order: string | null | undefined): Order {
 
 /** Conditions shared by the page and its total: workspace, time window, search, filters. */
 export function listWhere(resource: ResourceDefinition, workspaceId: string, args: ListArgs, filters: Where[] = []): Where {
-  const and: Where[] = [{ workspace_id: workspaceId }, ...filters];
+  const and: Where[] = [visibleWhere(resource, workspaceId), ...filters];
   const created = resource.createdAtField;
   if (args.created_after) and.push({ [created]: { gt: parseInstant(args.created_after, "created_after") } });
   if (args.created_before) and.push({ [created]: { lt: parseInstant(args.created_before, "created_before") } });

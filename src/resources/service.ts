@@ -11,32 +11,60 @@ import { delegateFor } from "./delegate.js";
 import { columnByName } from "./fields.js";
 import { parseRecordInput, type RecordInput } from "./input-schema.js";
 import { fullSelection, presentRecord, withColumns, type PrismaQuery } from "./selection.js";
+import { isVisible } from "./visibility.js";
+import { resourceByName } from "../registry/resources.js";
+import { validationFailed, type ValidationIssue } from "../validation/issues.js";
 
 type Row = Record<string, unknown>;
 
-/** Loads a record by id, enforcing that it belongs to the caller's workspace. */
+/**
+ * Loads a record by id, enforcing that the caller's workspace may see it (reads) or owns it
+ * (writes). A record of another workspace is 403 workspace_mismatch (contract 5.7).
+ */
 async function loadOwned(
   client: GraphQLContext["prisma"] | Tx,
   context: GraphQLContext,
   resource: ResourceDefinition,
   id: string,
   query: PrismaQuery,
+  purpose: "read" | "write" = "write",
 ): Promise<Row> {
   const row = await delegateFor(client, resource.model).findUnique({
     ...withColumns(query, ["workspace_id"]),
     where: { [resource.idField]: id },
   });
   if (!row) throw notFound(resource.kind, id, resource.idField);
-  if (row.workspace_id !== context.auth.workspaceId) {
-    throw new ApiError("workspace_mismatch", `The ${resource.kind} '${id}' belongs to another workspace.`, {
-      param: resource.idField,
-    });
+  const allowed = purpose === "read" ? isVisible(resource, row.workspace_id, context.auth.workspaceId) : row.workspace_id === context.auth.workspaceId;
+  if (!allowed) {
+    const message = row.workspace_id === null
+      ? `The ${resource.kind} '${id}' is on the shared shelf and cannot be changed.`
+      : `The ${resource.kind} '${id}' belongs to another workspace.`;
+    throw new ApiError("workspace_mismatch", message, { param: resource.idField });
   }
   return row;
 }
 
 export function getRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, query: PrismaQuery): Promise<Row> {
-  return loadOwned(context.prisma, context, resource, id, query);
+  return loadOwned(context.prisma, context, resource, id, query, "read");
+}
+
+/** Every referenced record must be one the caller's workspace can see. */
+async function checkReferences(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput): Promise<void> {
+  const issues: ValidationIssue[] = [];
+  for (const [column, reference] of Object.entries(resource.references ?? {})) {
+    const id = input[column];
+    if (id === undefined || id === null) continue;
+    const target = resourceByName(reference.resource);
+    if (!target) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);
+    const row = await delegateFor(tx, target.model).findUnique({
+      select: { workspace_id: true },
+      where: { [target.idField]: id },
+    });
+    if (!row || !isVisible(target, row.workspace_id, context.auth.workspaceId)) {
+      issues.push({ path: column, message: `No ${target.kind} '${String(id)}' in this workspace.`, type: "any.invalid" });
+    }
+  }
+  if (issues.length > 0) throw validationFailed(issues);
 }
 
 /** Column values ready for Prisma: JSON nulls become SQL NULL. */
@@ -76,6 +104,7 @@ export async function createRecord(context: GraphQLContext, resource: ResourceDe
   const input = parseRecordInput(resource, "create", rawInput);
   const id = newId(resource.idPrefix);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+    await checkReferences(tx, context, resource, input);
     await delegateFor(tx, resource.model).create({
       select: { [resource.idField]: true },
       data: {
@@ -97,6 +126,7 @@ export async function updateRecord(context: GraphQLContext, resource: ResourceDe
   const input = parseRecordInput(resource, "update", rawInput);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
     await loadOwned(tx, context, resource, id, { select: { [resource.idField]: true } });
+    await checkReferences(tx, context, resource, input);
     await delegateFor(tx, resource.model).update({
       select: { [resource.idField]: true },
       where: { [resource.idField]: id },

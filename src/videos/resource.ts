@@ -15,6 +15,7 @@ export const videos = defineResource({
   createdAtField: "video_created_at",
   routes: ["list", "get", "create", "update", "delete"],
   postAlias: true,
+  bulk: true,
   sortable: ["video_created_at", "video_name", "video_last_audios_edition"],
   filterable: [
     "video_format", "video_type_id", "video_sub_type_id", "video_type", "video_lang", "published",
