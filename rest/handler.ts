@@ -3,6 +3,7 @@
 // envelopes. Every resource route still executes the one GraphQL resolver set through Sofa.
 import type { GraphQLSchema } from "graphql";
 import { ApiError } from "../src/errors/api-error.js";
+import { validationFailed } from "../src/validation/issues.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { readJsonBody } from "./body.js";
 import { allowHeader, matchResourceRoute, type MatchedRoute } from "./routes.js";
@@ -16,6 +17,16 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { runBulk } from "./bulk.js";
 import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
+
+/** A record body: an empty body is an empty object; anything but an object is a 422. */
+async function readRecordBody(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request);
+  if (body === undefined) return {};
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
+  }
+  return body as Record<string, unknown>;
+}
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {
   return new ApiError("method_not_allowed", `${method} is not allowed on ${API_BASE_PATH}${path}.`, {
@@ -93,7 +104,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     assertOnlyParams(url.searchParams, []);
     // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
     // served by the PATCH operation.
-    const body = operation.route === "delete" ? undefined : JSON.stringify({ input: (await readJsonBody(request)) ?? {} });
+    const body = operation.route === "delete" ? undefined : JSON.stringify({ input: await readRecordBody(request) });
     return envelope(await callSofa(context, target, operation.method, fullRecordSelection(route.resource), body), false);
   }
 
@@ -104,7 +115,7 @@ export function createRestHandler(schema: GraphQLSchema) {
       const target = new URL(`${API_BASE_PATH}${path}`, url);
       const operation = matchResourceRoute(path)?.operations.get(method);
       if (!operation) throw new Error(`bulk item route ${method} ${path} is not declared`);
-      const payload = body === undefined ? undefined : JSON.stringify({ input: body });
+      const payload = body === undefined ? undefined : JSON.stringify({ input: body ?? {} });
       return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
     });
     return jsonResponse(withEnvelope(result.body), result.status);

@@ -2,6 +2,7 @@
 // (contract 4.6), so a caller can tell an outage from a bad credential.
 import { API_VERSION } from "../src/config.js";
 import type { SqlRunner } from "../src/db/sql-runner.js";
+import { currentRequestContext } from "../src/context/request-context.js";
 
 export interface HealthDependencies {
   sql: SqlRunner;
@@ -37,5 +38,7 @@ export async function healthBody(dependencies: HealthDependencies) {
     api_version: API_VERSION,
     checks,
     time: new Date().toISOString(),
+    // Every body carries the request id its X-Request-Id header gives (contract 4.1.5).
+    request_id: currentRequestContext()?.requestId ?? "",
   };
 }

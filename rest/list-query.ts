@@ -48,8 +48,8 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
     if ((LIST_ARGUMENTS as readonly string[]).includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name)) {
       if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once.`, { param: name });
       const value = values[0]!;
-      if (INTEGER_PARAMS.has(name) && !/^\d+$/.test(value)) {
-        throw new ApiError("invalid_request", `${name} must be a non-negative integer.`, { param: name });
+      if (INTEGER_PARAMS.has(name) && (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)) {
+        throw new ApiError("invalid_request", `${name} must be a non-negative integer below 2^31.`, { param: name });
       }
       if (BOOLEAN_PARAMS.has(name) && value !== "true" && value !== "false") {
         throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });

@@ -263,6 +263,8 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       const body = entry.requestBody?.content?.["application/json"]?.schema;
       // REST sends the record itself; Sofa describes the GraphQL `input` argument around it.
       if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
+      // Sofa also lists the GraphQL `input` argument as a query parameter; REST never reads it there.
+      entry.parameters = (entry.parameters ?? []).filter((parameter: Json) => !(parameter.in === "query" && parameter.name === "input"));
       if (operation.route === "get" || operation.route === "list") {
         entry.parameters = [
           // `filter` is GraphQL's argument; REST spells filters as query parameters.

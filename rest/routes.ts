@@ -31,7 +31,12 @@ export function matchResourceRoute(path: string): MatchedRoute | undefined {
   const resource = RESOURCES.find((candidate) => candidate.name === segments[0]);
   if (!resource) return undefined;
   const member = segments.length === 2;
-  const id = member ? decodeURIComponent(segments[1]!) : undefined;
+  let id: string | undefined;
+  try {
+    id = member ? decodeURIComponent(segments[1]!) : undefined;
+  } catch {
+    return undefined; // a malformed escape names no record: 404
+  }
   return { resource, member, id, operations: operationsFor(resource, member) };
 }
 

@@ -41,12 +41,17 @@ export function ipAllowed(allowlist: readonly string[], clientIp: string | undef
   if (allowlist.length === 0) return true;
   const address = clientIp ? normaliseIp(clientIp) : undefined;
   if (!address) return false;
-  return allowlist.some((entry) => {
+  return allowlist.some((raw) => {
+    const entry = raw.trim();
     try {
       const [range, bits] = entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.process(entry), undefined];
-      const normalisedRange = range.kind() === "ipv6" && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
+      // An IPv4-mapped range (::ffff:a.b.c.d/n, n >= 96) is the IPv4 range a.b.c.d/(n - 96); the
+      // client address was normalised the same way. A shorter prefix spans beyond the mapped
+      // block and stays an IPv6 range.
+      const mapped = range.kind() === "ipv6" && (range as ipaddr.IPv6).isIPv4MappedAddress() && (bits === undefined || bits >= 96);
+      const normalisedRange = mapped ? (range as ipaddr.IPv6).toIPv4Address() : range;
       if (normalisedRange.kind() !== address.kind()) return false;
-      const prefix = bits ?? (address.kind() === "ipv4" ? 32 : 128);
+      const prefix = (mapped && bits !== undefined ? bits - 96 : bits) ?? (address.kind() === "ipv4" ? 32 : 128);
       return address.match(normalisedRange, prefix);
     } catch {
       return false;
@@ -58,9 +63,16 @@ export function ipAllowed(allowlist: readonly string[], clientIp: string | undef
 export function originAllowed(allowlist: readonly string[], origin: string | undefined): boolean {
   // Server-to-server calls carry no Origin; the list restricts browsers only.
   if (allowlist.length === 0 || origin === undefined) return true;
-  const sent = origin.toLowerCase();
+  // Only a bare scheme://host[:port] is an origin; anything else matches no entry.
+  let sent: string;
+  try {
+    sent = new URL(origin).origin.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (sent !== origin.toLowerCase()) return false;
   return allowlist.some((entry) => {
-    const allowed = entry.toLowerCase().replace(/\/+$/, "");
+    const allowed = entry.trim().toLowerCase().replace(/\/+$/, "");
     if (!allowed.includes("*.")) return allowed === sent;
     const [scheme, host] = allowed.split("://*.");
     return sent.startsWith(`${scheme}://`) && sent.endsWith(`.${host}`);

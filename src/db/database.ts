@@ -15,7 +15,19 @@ export interface Database {
   kind: "postgres" | "pglite";
   prisma: PrismaClient;
   sql: SqlRunner;
+  /** SQL statements Prisma has sent so far (for query-count checks such as the N+1 test). */
+  queryCount(): number;
   close(): Promise<void>;
+}
+
+function countingClient(adapter: PrismaPg | PrismaPGlite) {
+  let count = 0;
+  const client = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
+  client.$on("query", () => {
+    count += 1;
+  });
+  // The log option narrows the client's type; the rest of the service sees a plain client.
+  return { prisma: client as unknown as PrismaClient, queryCount: () => count };
 }
 
 export interface DatabaseOptions {
@@ -27,10 +39,11 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const { prisma, queryCount } = countingClient(new PrismaPg(pool));
     return {
       kind: "postgres",
       prisma,
+      queryCount,
       sql: pgRunner(pool),
       async close() {
         await prisma.$disconnect();
@@ -41,10 +54,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const dir = path.join(options.dataDir, "pglite");
   await mkdir(dir, { recursive: true });
   const lite = await PGlite.create(dir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const { prisma, queryCount } = countingClient(new PrismaPGlite(lite));
   return {
     kind: "pglite",
     prisma,
+    queryCount,
     sql: pgliteRunner(lite),
     async close() {
       await prisma.$disconnect();

@@ -10,6 +10,8 @@ export function classifyGraphQLError(error: unknown): ApiError {
   // Errors outside any resolver (syntax, validation, variable coercion) are the request's fault,
   // and graphql-js's messages for them are safe to show.
   if (error instanceof GraphQLError && !error.path) {
+    // graphql-yoga reports an unparsable body with the JSON SyntaxError as its cause.
+    if (error.originalError instanceof SyntaxError) return new ApiError("invalid_json", "The body is not valid JSON.");
     return new ApiError("invalid_request", error.message);
   }
   return toApiError(error);

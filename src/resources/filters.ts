@@ -4,7 +4,7 @@
 import { ApiError } from "../errors/api-error.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { columnByName } from "./fields.js";
-import { parseInstant } from "./list.js";
+import { escapeLike, parseInstant } from "./list.js";
 
 export const FILTER_OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "exists", "contains", "starts_with"] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -102,9 +102,9 @@ function columnCondition(field: FilterableField, operator: FilterOperator, value
     case "exists":
       return value ? { [name]: { not: null } } : { [name]: null };
     case "contains":
-      return { [name]: { contains: value, mode: "insensitive" } };
+      return { [name]: { contains: escapeLike(String(value)), mode: "insensitive" } };
     case "starts_with":
-      return { [name]: { startsWith: value, mode: "insensitive" } };
+      return { [name]: { startsWith: escapeLike(String(value)), mode: "insensitive" } };
   }
 }
 

@@ -5,10 +5,27 @@ import type { ResourceDefinition } from "../registry/resource.js";
 import { ignoredInputFields } from "./fields.js";
 import { inputSchema } from "./input-schema.js";
 
+/**
+ * JSON-valued fields are described as "any value": zod renders its recursive JSON type as local
+ * `definitions`, which an OpenAPI document cannot resolve.
+ */
+function withoutLocalDefinitions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLocalDefinitions);
+  if (node === null || typeof node !== "object") return node;
+  const object = node as Record<string, unknown>;
+  if (typeof object.$ref === "string" && object.$ref.startsWith("#/definitions/")) {
+    return object.nullable ? { nullable: true } : {};
+  }
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => key !== "definitions" && key !== "$schema")
+      .map(([key, value]) => [key, withoutLocalDefinitions(value)]),
+  );
+}
+
 export function inputJsonSchema(resource: ResourceDefinition, mode: "create" | "update"): Record<string, unknown> {
-  const schema = z.toJSONSchema(inputSchema(resource, mode), { io: "input", unrepresentable: "any", target: "openapi-3.0" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  const schema = z.toJSONSchema(inputSchema(resource, mode), { io: "input", unrepresentable: "any", target: "openapi-3.0" });
+  return withoutLocalDefinitions(schema) as Record<string, unknown>;
 }
 
 export function inputSchemaDescription(resource: ResourceDefinition, mode: "create" | "update"): string {

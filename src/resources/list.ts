@@ -100,11 +100,13 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
   const value = sortValue(resource, state.s, state.v);
   if (state.s === id) return { [id]: { [beyond]: state.i } };
   if (value === null) return { AND: [{ [state.s]: null }, { [id]: { [beyond]: state.i } }] };
+  const nullable = !columnByName(resource, state.s)?.isRequired;
   return {
     OR: [
       { [state.s]: { [beyond]: value } },
       { AND: [{ [state.s]: value }, { [id]: { [beyond]: state.i } }] },
-      { [state.s]: null },
+      // Nulls sort last, so they all come after any row that has a value.
+      ...(nullable ? [{ [state.s]: null }] : []),
     ],
   };
 }
@@ -131,6 +133,11 @@ function sortOrder(order: string | null | undefined): Order {
   return order;
 }
 
+/** Prisma passes `contains`/`startsWith` to LIKE unescaped: `%`, `_` and `\\` must match themselves. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
 /** Conditions shared by the page and its total: workspace, time window, search, filters. */
 export function listWhere(resource: ResourceDefinition, workspaceId: string, args: ListArgs, filters: Where[] = []): Where {
   const and: Where[] = [visibleWhere(resource, workspaceId), ...filters];
@@ -139,7 +146,8 @@ export function listWhere(resource: ResourceDefinition, workspaceId: string, arg
   if (args.created_before) and.push({ [created]: { lt: parseInstant(args.created_before, "created_before") } });
   if (args.q) {
     if (resource.searchable.length === 0) throw invalid("q", `${resource.name} cannot be searched.`);
-    and.push({ OR: resource.searchable.map((field) => ({ [field]: { contains: args.q, mode: "insensitive" } })) });
+    const text = escapeLike(args.q);
+    and.push({ OR: resource.searchable.map((field) => ({ [field]: { contains: text, mode: "insensitive" } })) });
   }
   return { AND: and };
 }

@@ -7,6 +7,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { pgRunner } from "../../src/db/sql-runner.js";
 import { startPrivateRedis, type RedisHandle } from "../../src/redis/redis-server.js";
 import path from "node:path";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 
 declare module "vitest" {
@@ -40,6 +41,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await redis?.stop();
+    await rm(path.join(os.tmpdir(), name), { recursive: true, force: true });
     const cleanup = new pg.Client({ connectionString: ADMIN_URL });
     await cleanup.connect();
     await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -1,0 +1,180 @@
+// npm run bench: load-tests the running service with autocannon and reports each scenario beside
+// a baseline measured in the same run — a bare node:http handler doing the same SQL through pg
+// (the key lookup included) — so the figures are ratios, not absolute numbers that drift.
+//
+// Env: DATABASE_URL (default: a fresh database on the local PostgreSQL), BENCH_SECONDS (default 5),
+// BENCH_CONNECTIONS (default 20).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { loadConfig } from "../src/config.js";
+import { startService } from "../src/service.js";
+import { createWorkspace } from "../src/workspaces/workspace-service.js";
+import { createApiKey } from "../src/auth/key-service.js";
+import { hashSecret } from "../src/auth/key-secret.js";
+import { newId } from "../src/ids.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const VIDEO_COUNT = 2000;
+const LIST_FIELDS = ["video_id", "video_name", "video_format", "published", "video_created_at"];
+
+interface Measurement {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Measurement> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const failures = result.errors + result.non2xx;
+  return { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: failures };
+}
+
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
+  const name = `cutroom_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** The baseline: the same queries the service runs for these two routes, and nothing else. */
+function startBaseline(pool: pg.Pool): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    try {
+      const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+      const auth = await pool.query("SELECT workspace_id, scopes FROM api_keys WHERE secret_hash = $1", [hashSecret(key)]);
+      const workspaceId = auth.rows[0]?.workspace_id;
+      if (!workspaceId) {
+        response.writeHead(401).end();
+        return;
+      }
+      const url = new URL(request.url ?? "/", "http://localhost");
+      const folderIds = "ARRAY(SELECT folder_id FROM video_folders f WHERE f.video_id = v.video_id ORDER BY position) AS folder_ids";
+      let body: unknown;
+      if (url.pathname.startsWith("/videos/")) {
+        const result = await pool.query(`SELECT v.*, ${folderIds} FROM videos v WHERE video_id = $1`, [url.pathname.slice("/videos/".length)]);
+        body = { object: "video", ...result.rows[0] };
+      } else {
+        const result = await pool.query(
+          `SELECT ${LIST_FIELDS.join(", ")} FROM videos v WHERE workspace_id = $1 AND video_format = $2 AND published = $3
+           ORDER BY video_name ASC NULLS LAST, video_id ASC LIMIT 26`,
+          [workspaceId, "portrait", true],
+        );
+        body = { object: "list", data: result.rows.slice(0, 25), has_more: result.rows.length > 25 };
+      }
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    } catch (error) {
+      response.writeHead(500).end(String(error));
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+async function seed(pool: pg.Pool, workspaceId: string): Promise<string> {
+  const formats = ["portrait", "landscape", "square"];
+  const rows = Array.from({ length: VIDEO_COUNT }, (_, index) => [
+    newId("video"),
+    workspaceId,
+    `Video ${String(index).padStart(5, "0")}`,
+    formats[index % 3],
+    index % 2 === 0,
+  ]);
+  for (let start = 0; start < rows.length; start += 500) {
+    const chunk = rows.slice(start, start + 500);
+    const values = chunk.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5})`).join(", ");
+    await pool.query(`INSERT INTO videos (video_id, workspace_id, video_name, video_format, published) VALUES ${values}`, chunk.flat());
+  }
+  return String(rows[0]![0]);
+}
+
+function table(pairs: [Measurement, Measurement][]): string {
+  const lines = [
+    "| scenario | service req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | ratio (service / baseline req/s) |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const [service, baseline] of pairs) {
+    lines.push(
+      `| ${service.name} | ${service.requests.toFixed(0)} | ${service.p50} | ${service.p99} | ${baseline.requests.toFixed(0)} | ${baseline.p50} | ${baseline.p99} | ${(service.requests / baseline.requests).toFixed(2)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const database = await freshDatabase();
+  const service = await startService({ ...loadConfig(), databaseUrl: database.url, port: 0, printStartupKey: false, dataDir: path.join(os.tmpdir(), "cutroom-bench") });
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  const baseline = await startBaseline(pool);
+  const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
+  try {
+    const prisma = service.database.prisma;
+    const workspaceId = await createWorkspace(prisma, "Bench");
+    const { secret } = await createApiKey(prisma, { workspaceId, mode: "live", scopes: ["videos:read"] });
+    const videoId = await seed(pool, workspaceId);
+    const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
+    const listQuery = `video_format=portrait&published=true&sort=video_name&order=asc&limit=25&fields=${LIST_FIELDS.join(",")}`;
+    const graphqlGet = JSON.stringify({ query: `{ video(video_id: "${videoId}") { object video_id video_name video_format published folder_ids video_created_at } }` });
+    const graphqlList = JSON.stringify({
+      query: `{ videos(filter: {video_format: {eq: "portrait"}, published: {eq: true}}, sort: "video_name", order: "asc", limit: 25) { data { ${LIST_FIELDS.join(" ")} } has_more } }`,
+    });
+
+    const scenarios: [string, autocannon.Options, autocannon.Options][] = [
+      ["REST get by id", { url: `${service.url}/api/v1/videos/${videoId}`, headers }, { url: `${baselineUrl}/videos/${videoId}`, headers }],
+      ["REST list (2 filters + sort)", { url: `${service.url}/api/v1/videos?${listQuery}`, headers }, { url: `${baselineUrl}/videos?${listQuery}`, headers }],
+      ["GraphQL get by id", { url: `${service.url}/graphql`, method: "POST", headers, body: graphqlGet }, { url: `${baselineUrl}/videos/${videoId}`, headers }],
+      ["GraphQL list (2 filters + sort)", { url: `${service.url}/graphql`, method: "POST", headers, body: graphqlList }, { url: `${baselineUrl}/videos?${listQuery}`, headers }],
+    ];
+    const pairs: [Measurement, Measurement][] = [];
+    for (const [name, serviceOptions, baselineOptions] of scenarios) {
+      // The baseline runs right before each scenario so both see the same machine state.
+      const base = await measure(`${name} (baseline)`, baselineOptions);
+      const measured = await measure(name, serviceOptions);
+      pairs.push([measured, base]);
+      console.error(`${name}: ${measured.requests.toFixed(0)} req/s vs baseline ${base.requests.toFixed(0)} req/s (${(measured.requests / base.requests).toFixed(2)}x)`);
+      if (measured.errors || base.errors) console.error(`  non-2xx or errors: service ${measured.errors}, baseline ${base.errors}`);
+    }
+    const report = [
+      "# Benchmark results",
+      "",
+      `${new Date().toISOString()} · ${os.cpus().length} cores · autocannon ${CONNECTIONS} connections × ${SECONDS} s per scenario · ${VIDEO_COUNT} videos in the workspace.`,
+      "Baseline: a bare node:http handler running the same SQL through pg (key lookup included). Compare ratios, not absolute figures.",
+      "",
+      table(pairs),
+      "",
+    ].join("\n");
+    console.log(report);
+    await writeFile(fileURLToPath(new URL("./results.md", import.meta.url)), report);
+  } finally {
+    baseline.close();
+    await pool.end();
+    await service.stop();
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

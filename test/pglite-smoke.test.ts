@@ -1,0 +1,106 @@
+// The service on embedded PGlite (no DATABASE_URL): what `npm start` runs on a fresh checkout.
+// One smoke test over real HTTP, and a restart on the same data dir to show the data persists.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, inject, it } from "vitest";
+import { loadConfig } from "../src/config.js";
+import { startService, type RunningService } from "../src/service.js";
+import { createApiKey } from "../src/auth/key-service.js";
+import { createWorkspace } from "../src/workspaces/workspace-service.js";
+import { Client } from "./support/service.js";
+
+let running: RunningService | undefined;
+let dataDir: string | undefined;
+
+async function start(dir: string): Promise<RunningService> {
+  running = await startService({
+    ...loadConfig({}),
+    port: 0,
+    databaseUrl: undefined,
+    redisUrl: inject("redisUrl"),
+    dataDir: dir,
+    printStartupKey: false,
+  });
+  return running;
+}
+
+async function stop(): Promise<void> {
+  const service = running;
+  running = undefined;
+  await service?.stop();
+}
+
+afterAll(async () => {
+  await stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+it("serves folders and videos on embedded PGlite, and keeps them across a restart", { timeout: 120_000 }, async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "cutroom-pglite-"));
+
+  // --- first start: a fresh embedded database, migrated on start ---
+  let service = await start(dataDir);
+  expect(service.database.kind).toBe("pglite");
+  expect(existsSync(path.join(dataDir, "pglite"))).toBe(true);
+
+  const workspaceId = await createWorkspace(service.database.prisma, "PGlite workspace");
+  const { secret } = await createApiKey(service.database.prisma, { workspaceId, mode: "live", scopes: ["*:*"] });
+  let client = new Client(service.url, secret);
+
+  const health = await client.get("/api/v1/health", { key: null });
+  expect(health.status).toBe(200);
+  expect(health.body).toMatchObject({ object: "health", status: "ok", checks: { database: { status: "ok" }, redis: { status: "ok" } } });
+
+  const folder = await client.post("/api/v1/folders", { folder_name: "Drafts", folder_color: "blue" });
+  expect(folder.status).toBe(201);
+  expect(folder.body).toMatchObject({ object: "folder", folder_name: "Drafts", folder_color: "blue", folder_scope: "video" });
+  const folderId = folder.body.folder_id as string;
+
+  const video = await client.post("/api/v1/videos", { video_name: "Cut 1", folder_ids: [folderId], config: { fps: 24 } });
+  expect(video.status).toBe(201);
+  expect(video.body).toMatchObject({ object: "video", video_name: "Cut 1", folder_ids: [folderId], config: { fps: 24 } });
+  const videoId = video.body.video_id as string;
+
+  expect((await client.get(`/api/v1/folders/${folderId}`)).body).toMatchObject({ folder_id: folderId, folder_name: "Drafts" });
+  expect((await client.get(`/api/v1/videos/${videoId}`)).body).toMatchObject({ video_id: videoId, folder_ids: [folderId] });
+
+  const renamedFolder = await client.patch(`/api/v1/folders/${folderId}`, { folder_name: "Final" });
+  expect(renamedFolder.status).toBe(200);
+  expect(renamedFolder.body).toMatchObject({ folder_name: "Final", folder_color: "blue" });
+  const updatedVideo = await client.patch(`/api/v1/videos/${videoId}`, { video_comment: "approved", published: true });
+  expect(updatedVideo.status).toBe(200);
+  expect(updatedVideo.body).toMatchObject({ video_name: "Cut 1", video_comment: "approved", published: true, folder_ids: [folderId] });
+
+  // A record deleted before the restart must stay deleted after it.
+  const scratch = await client.post("/api/v1/videos", { video_name: "Scratch" });
+  expect(scratch.status).toBe(201);
+  const scratchId = scratch.body.video_id as string;
+  expect((await client.delete(`/api/v1/videos/${scratchId}`)).body).toMatchObject({ video_id: scratchId, deleted: true });
+  expect((await client.get(`/api/v1/videos/${scratchId}`)).status).toBe(404);
+
+  await stop();
+
+  // --- second start on the same data dir: same records, same key ---
+  service = await start(dataDir);
+  expect(service.database.kind).toBe("pglite");
+  client = new Client(service.url, secret);
+
+  const again = await client.get("/api/v1/health", { key: null });
+  expect(again.body).toMatchObject({ status: "ok", checks: { database: { status: "ok" } } });
+
+  const persistedVideo = await client.get(`/api/v1/videos/${videoId}`);
+  expect(persistedVideo.status).toBe(200);
+  expect(persistedVideo.body).toMatchObject({ video_name: "Cut 1", video_comment: "approved", published: true, config: { fps: 24 }, folder_ids: [folderId] });
+  const persistedFolder = await client.get(`/api/v1/folders/${folderId}`);
+  expect(persistedFolder.status).toBe(200);
+  expect(persistedFolder.body).toMatchObject({ folder_name: "Final", folder_color: "blue" });
+  expect((await client.get(`/api/v1/videos/${scratchId}`)).status).toBe(404);
+
+  // Writes work on the reopened database too.
+  expect((await client.delete(`/api/v1/videos/${videoId}`)).body).toMatchObject({ video_id: videoId, deleted: true });
+  expect((await client.delete(`/api/v1/folders/${folderId}`)).body).toMatchObject({ folder_id: folderId, deleted: true });
+  expect((await client.get(`/api/v1/videos/${videoId}`)).status).toBe(404);
+  expect((await client.get(`/api/v1/folders/${folderId}`)).status).toBe(404);
+});
