@@ -9,9 +9,9 @@ import { readJsonBody } from "./body.js";
 import { allowHeader, matchResourceRoute, type MatchedRoute } from "./routes.js";
 import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
-import { assertOnlyParams, parseListQuery } from "./list-query.js";
+import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
-import { jsonResponse, withEnvelope } from "./responses.js";
+import { errorResponse, jsonResponse, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { runBulk } from "./bulk.js";
@@ -53,7 +53,7 @@ export function createRestHandler(schema: GraphQLSchema) {
   }
 
   async function handleList(request: Request, url: URL, route: MatchedRoute, context: GraphQLContext): Promise<Response> {
-    const format = negotiateFormat(url.searchParams.get("format"), request.headers.get("accept"));
+    const format = negotiateFormat(outputFormatParam(route.resource, url.searchParams), request.headers.get("accept"));
     const list = parseListQuery(route.resource, url.searchParams);
     const selection = parseSelection(route.resource, url.searchParams, true);
     const pageUrl = (overrides: Record<string, string | undefined>) => {
@@ -113,8 +113,11 @@ export function createRestHandler(schema: GraphQLSchema) {
     assertOnlyParams(url.searchParams, []);
     const result = await runBulk(resource, context.auth, await readJsonBody(request), async (method, path, body) => {
       const target = new URL(`${API_BASE_PATH}${path}`, url);
-      const operation = matchResourceRoute(path)?.operations.get(method);
-      if (!operation) throw new Error(`bulk item route ${method} ${path} is not declared`);
+      const route = matchResourceRoute(path);
+      const operation = route?.operations.get(method);
+      // An item the resource does not offer (an update of an asset) fails on its own, as its
+      // route would.
+      if (!route || !operation) return errorResponse(methodNotAllowed(method, path, route ? allowHeader(route) : ""));
       const payload = body === undefined ? undefined : JSON.stringify({ input: body ?? {} });
       return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
     });

@@ -11,10 +11,21 @@ import { FILTER_OPERATORS, filterableFields, typedValue, type ResourceFilter } f
 export const LIST_ARGUMENTS = ["limit", "cursor", "offset", "sort", "order", "include_total", "created_after", "created_before", "q"] as const;
 /** Parameters the REST layer itself handles. */
 export const REST_LIST_PARAMS = ["fields", "expand", "format"] as const;
+export const OUTPUT_FORMATS = ["json", "ndjson", "csv"];
+
+/**
+ * `format` chooses the output (json, ndjson, csv) — except that on a resource with a filterable
+ * field named `format` (scripts), any other value filters on that field.
+ */
+export function outputFormatParam(resource: ResourceDefinition, query: URLSearchParams): string | null {
+  const value = query.get("format");
+  if (value !== null && resource.filterable.includes("format") && !OUTPUT_FORMATS.includes(value)) return null;
+  return value;
+}
 
 const INTEGER_PARAMS = new Set(["limit", "offset"]);
 const BOOLEAN_PARAMS = new Set(["include_total"]);
-const FILTER_PARAM = /^([a-z0-9_]+)(?:\[([a-z_]+)\])?$/;
+const FILTER_PARAM = /^([a-z0-9_]+(?:\.[a-z0-9_]+)?)(?:\[([a-z_]+)\])?$/;
 
 function unknownParam(name: string, allowed: readonly string[]): ApiError {
   const suggestion = didYouMean(name.replace(/\[.*$/, ""), allowed);
@@ -45,7 +56,8 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
 
   for (const name of new Set(query.keys())) {
     const values = query.getAll(name);
-    if ((LIST_ARGUMENTS as readonly string[]).includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name)) {
+    const formatFilter = name === "format" && outputFormatParam(resource, query) === null;
+    if (!formatFilter && ((LIST_ARGUMENTS as readonly string[]).includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name))) {
       if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once.`, { param: name });
       const value = values[0]!;
       if (INTEGER_PARAMS.has(name) && (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)) {
@@ -69,12 +81,14 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
     }
     if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once; use [in] for several values.`, { param: name });
     const value = values[0]!;
-    const conditions = (filter[field] ??= {});
+    // Dotted fields nest, as GraphQL's filter input does: labels.language -> labels: { language }.
+    const [head, inner] = field.split(".") as [string, string | undefined];
+    const conditions = (inner ? (((filter[head] ??= {}) as Record<string, Record<string, unknown>>)[inner] ??= {}) : (filter[field] ??= {})) as Record<string, unknown>;
     // Values are typed by the field here so GraphQL's typed filter input accepts them; dates stay
     // text (the resolver parses ISO 8601 and unix seconds alike).
     const definition = fields.get(field)!;
     const typed = (raw: string) => (definition.kind === "datetime" ? (typedValue(definition, raw, name), raw) : typedValue(definition, raw, name));
-    conditions[operator as keyof typeof conditions] =
+    conditions[operator] =
       operator === "in" || operator === "nin"
         ? value.split(",").map((item) => typed(item.trim()))
         : operator === "exists"

@@ -153,7 +153,9 @@ const FILTER_VALUE_SCHEMA: Record<FilterKind, Json> = {
 
 /** REST filters: `field=value` or `field[op]=value`, i.e. OpenAPI deepObject parameters. */
 function filterParameters(resource: ResourceDefinition): Json[] {
-  return filterableFields(resource).map((field) => ({
+  // A field named like a list parameter (scripts' `format`) shares that parameter; its
+  // description says how.
+  return filterableFields(resource).filter((field) => field.name !== "format").map((field) => ({
     name: field.name,
     in: "query",
     required: false,
@@ -278,8 +280,10 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
                   name: "format",
                   in: "query",
                   required: false,
-                  schema: { type: "string", enum: ["json", "ndjson", "csv"] },
-                  description: "json pages (default), or an ndjson / csv export of every matching record (then `limit` caps the total). Also chosen by Accept.",
+                  schema: resource.filterable.includes("format") ? { type: "string" } : { type: "string", enum: ["json", "ndjson", "csv"] },
+                  description:
+                    "json pages (default), or an ndjson / csv export of every matching record (then `limit` caps the total). Also chosen by Accept." +
+                    (resource.filterable.includes("format") ? ` On ${resource.name}, any other value (or format[op]=value) filters on the ${resource.kind}'s own format field.` : ""),
                 },
               ]
             : []),

@@ -47,7 +47,8 @@ export function parseSelection(resource: ResourceDefinition, query: URLSearchPar
 }
 
 export function fieldOrder(resource: ResourceDefinition): string[] {
-  return [...new Set(["object", resource.idField, ...readableFieldNames(resource)])];
+  // `deleted` is the deletion confirmation's own field.
+  return [...new Set(["object", resource.idField, ...readableFieldNames(resource), "deleted"])];
 }
 
 /** The selection of a write: every field, in order. */
@@ -70,7 +71,9 @@ function narrow(selectionSet: SelectionSetNode, path: string[], selection: Recor
       .filter((node) => {
         if (node.kind !== Kind.FIELD || head !== undefined) return true;
         const name = node.name.value;
-        return !selection.omit.has(name) && (!selection.fields || selection.fields.has(name));
+        // Only the record's own fields: REST carries a referenced id (video_id), never the
+        // nested record, which would need the other resource's read scope too.
+        return selection.order.includes(name) && !selection.omit.has(name) && (!selection.fields || selection.fields.has(name));
       })
       .sort((a, b) => {
         if (a.kind !== Kind.FIELD || b.kind !== Kind.FIELD) return 0;

@@ -59,9 +59,6 @@ export function createSofaHandler(schema: GraphQLSchema) {
     customScalars: customScalars(),
     // Records nest no further than their own fields; lists one level deeper.
     depthLimit: 1,
-    // REST records carry the referenced id (e.g. video_id), not the referenced record, which
-    // would need the other resource's read scope too; GraphQL offers the nested record.
-    ignore: RESOURCES.flatMap((resource) => Object.values(resource.references ?? {}).map((reference) => `${resource.model}.${reference.relation}`)),
     context: (serverContext: unknown): SofaContextValue => {
       const { graphqlContext, selection } = serverContext as SofaServerContext;
       return { ...graphqlContext, restSelection: selection };

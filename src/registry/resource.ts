@@ -30,6 +30,8 @@ export interface ResourceReference {
   resource: string;
   /** The Prisma relation field on this model; also the GraphQL field exposing the record. */
   relation: string;
+  /** Extra condition the referenced record must meet (e.g. a folder's scope). */
+  where?: Readonly<Record<string, unknown>>;
 }
 
 export interface ResourceDefinition {
@@ -39,7 +41,10 @@ export interface ResourceDefinition {
   kind: string;
   /** Prisma model and GraphQL type name: `Video`. */
   model: string;
+  /** The id as the API names it (table 2.2), in paths, bodies and GraphQL. */
   idField: string;
+  /** The Prisma field holding the id, when the API name is not a legal Prisma name (`_id`). */
+  idColumn?: string;
   idPrefix: IdKind;
   scopeGroup: ScopeGroup;
   /** Column holding the creation time (sorting default, created_after/created_before). */

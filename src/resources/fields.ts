@@ -4,6 +4,16 @@ import type { ModelField } from "../registry/datamodel.js";
 import { scalarFields } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 
+/** The Prisma field holding the record's id. */
+export function idColumn(resource: ResourceDefinition): string {
+  return resource.idColumn ?? resource.idField;
+}
+
+/** The API's name for a column: the id column is shown under the resource's id field. */
+export function apiFieldName(resource: ResourceDefinition, column: string): string {
+  return column === idColumn(resource) ? resource.idField : column;
+}
+
 /** Columns shown in the API, in model order (internal columns left out). */
 export function publicColumns(resource: ResourceDefinition): ModelField[] {
   return scalarFields(resource.model).filter((field) => !resource.internal.includes(field.name));
@@ -11,12 +21,12 @@ export function publicColumns(resource: ResourceDefinition): ModelField[] {
 
 /** Every field name a client can read: public columns and virtual fields. */
 export function readableFieldNames(resource: ResourceDefinition): string[] {
-  return [...publicColumns(resource).map((field) => field.name), ...Object.keys(resource.virtualFields ?? {})];
+  return [...publicColumns(resource).map((field) => apiFieldName(resource, field.name)), ...Object.keys(resource.virtualFields ?? {})];
 }
 
 /** Fields set by the service: silently ignored when sent (contract 2.1.2). */
 export function ignoredInputFields(resource: ResourceDefinition): Set<string> {
-  const ignored = new Set<string>([resource.idField, ...resource.internal, ...resource.serviceSet]);
+  const ignored = new Set<string>([resource.idField, idColumn(resource), ...resource.internal, ...resource.serviceSet]);
   for (const field of scalarFields(resource.model)) if (field.isUpdatedAt) ignored.add(field.name);
   return ignored;
 }

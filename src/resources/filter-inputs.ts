@@ -63,11 +63,32 @@ function operatorInput(kind: FilterKind): unknown {
   return ref;
 }
 
+function pascal(name: string): string {
+  return name.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+}
+
 export function defineFilterInput(resource: ResourceDefinition): unknown {
   const fields = filterableFields(resource);
   if (fields.length === 0) return undefined;
+  // Dotted fields (labels.language) nest: labels: { language: StringFilter }.
+  const nested = new Map<string, string[]>();
+  for (const field of fields.filter((candidate) => candidate.json)) {
+    nested.set(field.json!.column, [...(nested.get(field.json!.column) ?? []), field.json!.path.join(".")]);
+  }
+  const nestedInputs = new Map(
+    [...nested].map(([column, keys]) => [
+      column,
+      loose.inputType(`${resource.model}${pascal(column)}Filter`, {
+        description: `Filters on keys of ${column}.`,
+        fields: (t: any) => Object.fromEntries(keys.map((key) => [key, t.field({ type: operatorInput("string") })])),
+      }),
+    ]),
+  );
   return loose.inputType(`${resource.model}Filter`, {
     description: `Filters on ${resource.name}; all given fields must match.`,
-    fields: (t: any) => Object.fromEntries(fields.map((field) => [field.name, t.field({ type: operatorInput(field.kind) })])),
+    fields: (t: any) => ({
+      ...Object.fromEntries(fields.filter((field) => !field.json).map((field) => [field.name, t.field({ type: operatorInput(field.kind) })])),
+      ...Object.fromEntries([...nestedInputs].map(([column, input]) => [column, t.field({ type: input })])),
+    }),
   });
 }

@@ -2,6 +2,7 @@
 // how values are typed, and the Prisma condition each becomes. Only declared fields and these
 // operators exist, so nothing a client sends reaches the database as an operator.
 import { ApiError } from "../errors/api-error.js";
+import { Prisma } from "../generated/prisma/client.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { columnByName } from "./fields.js";
 import { escapeLike, parseInstant } from "./list.js";
@@ -24,9 +25,12 @@ export const OPERATORS_BY_KIND: Record<FilterKind, readonly FilterOperator[]> = 
 };
 
 export interface FilterableField {
+  /** The API name: a column, a virtual field, or `column.key` inside a JSON column. */
   name: string;
   kind: FilterKind;
   nullable: boolean;
+  /** For `column.key` fields: the JSON column and the path inside it. */
+  json?: { column: string; path: string[] };
 }
 
 /** One field's conditions, as GraphQL receives them and REST's grammar produces them. */
@@ -37,6 +41,12 @@ type Where = Record<string, unknown>;
 
 export function filterableFields(resource: ResourceDefinition): FilterableField[] {
   return resource.filterable.map((name) => {
+    if (name.includes(".")) {
+      const [column, ...path] = name.split(".");
+      if (columnByName(resource, column!)?.type !== "Json") throw new Error(`${resource.name}.${name}: only JSON columns take dotted filters`);
+      // Values inside JSON are compared as text; a missing key counts as no value.
+      return { name, kind: "string", nullable: true, json: { column: column!, path } };
+    }
     const virtual = resource.virtualFields?.[name];
     if (virtual) {
       if (!virtual.filter) throw new Error(`${resource.name}.${name} is declared filterable but has no filter`);
@@ -100,12 +110,58 @@ function columnCondition(field: FilterableField, operator: FilterOperator, value
     case "nin":
       return orNull({ [name]: { notIn: value } });
     case "exists":
+      // A required column always has a value.
+      if (!field.nullable) return value ? {} : { [name]: { in: [] } };
       return value ? { [name]: { not: null } } : { [name]: null };
     case "contains":
       return { [name]: { contains: escapeLike(String(value)), mode: "insensitive" } };
     case "starts_with":
       return { [name]: { startsWith: escapeLike(String(value)), mode: "insensitive" } };
   }
+}
+
+/** Conditions on a text value inside a JSON column (Prisma JSON path filters). */
+function jsonPathCondition(json: NonNullable<FilterableField["json"]>, operator: FilterOperator, value: unknown): Where {
+  const at = (condition: Record<string, unknown>): Where => ({ [json.column]: { path: json.path, ...condition } });
+  const missing = at({ equals: Prisma.AnyNull });
+  switch (operator) {
+    case "eq":
+      return at({ equals: value });
+    case "ne":
+      return { OR: [{ NOT: at({ equals: value }) }, missing] };
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte":
+      return at({ [operator]: value });
+    case "in":
+      return { OR: (value as unknown[]).map((item) => at({ equals: item })) };
+    case "nin":
+      return { OR: [{ NOT: { OR: (value as unknown[]).map((item) => at({ equals: item })) } }, missing] };
+    case "exists":
+      return value ? { NOT: missing } : missing;
+    case "contains":
+      return at({ string_contains: value });
+    case "starts_with":
+      return at({ string_starts_with: value });
+  }
+}
+
+/**
+ * GraphQL nests dotted fields (`labels: { language: {...} }`); REST's grammar produces the same
+ * nesting. Conditions are computed on the flat, dotted names.
+ */
+function flattenFilter(filter: ResourceFilter, fields: Map<string, FilterableField>): ResourceFilter {
+  const flat: ResourceFilter = {};
+  for (const [key, value] of Object.entries(filter)) {
+    const nested = !fields.has(key) && [...fields.keys()].some((name) => name.startsWith(`${key}.`));
+    if (nested && value && typeof value === "object") {
+      for (const [inner, conditions] of Object.entries(value)) flat[`${key}.${inner}`] = conditions as FieldFilter;
+    } else {
+      flat[key] = value;
+    }
+  }
+  return flat;
 }
 
 function arrayColumnCondition(name: string, operator: FilterOperator, value: unknown): Where {
@@ -131,7 +187,7 @@ export function filterConditions(resource: ResourceDefinition, filter: ResourceF
   if (!filter) return [];
   const fields = new Map(filterableFields(resource).map((field) => [field.name, field]));
   const conditions: Where[] = [];
-  for (const [name, operators] of Object.entries(filter)) {
+  for (const [name, operators] of Object.entries(flattenFilter(filter, fields))) {
     if (operators === null || operators === undefined) continue;
     const field = fields.get(name);
     if (!field) throw invalid(name, `${resource.name} cannot be filtered by '${name}'.`);
@@ -153,7 +209,8 @@ export function filterConditions(resource: ResourceDefinition, filter: ResourceF
         value = typedValue(field, raw, param);
       }
       const virtual = resource.virtualFields?.[name];
-      if (virtual?.filter) conditions.push(virtual.filter(op, value));
+      if (field.json) conditions.push(jsonPathCondition(field.json, op, value));
+      else if (virtual?.filter) conditions.push(virtual.filter(op, value));
       else if (field.kind === "string_list") conditions.push(arrayColumnCondition(name, op, value));
       else conditions.push(columnCondition(field, op, value));
     }

@@ -5,7 +5,7 @@ import { builder } from "../graphql/builder.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
-import { publicColumns } from "./fields.js";
+import { apiFieldName, idColumn, publicColumns } from "./fields.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
 import { listRecords, type ListArgs, type ListPage } from "./list.js";
 import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
@@ -25,7 +25,7 @@ const loose = builder as any;
 function exposeColumn(t: AnyFieldBuilder, resource: ResourceDefinition, column: ModelField) {
   const nullable = !column.isRequired;
   const name = column.name;
-  if (name === resource.idField) return t.exposeID(name);
+  if (name === idColumn(resource)) return t.exposeID(name);
   const scalar: Record<string, string> = { String: "String", Boolean: "Boolean", Int: "Int", Float: "Float", DateTime: "DateTime", Json: "JSON" };
   const type = scalar[column.type];
   if (!type) throw new Error(`No GraphQL type for ${resource.model}.${name} (${column.type})`);
@@ -36,12 +36,12 @@ function defineRecordType(resource: ResourceDefinition) {
   return loose.prismaObject(resource.model, {
     description: resource.description,
     // Select mode: a query loads only the columns its selection needs.
-    select: { [resource.idField]: true },
+    select: { [idColumn(resource)]: true },
     fields: (t: AnyFieldBuilder) => {
       const fields: Record<string, unknown> = {
         object: t.string({ description: `Always '${resource.kind}'.`, resolve: () => resource.kind }),
       };
-      for (const column of publicColumns(resource)) fields[column.name] = exposeColumn(t, resource, column);
+      for (const column of publicColumns(resource)) fields[apiFieldName(resource, column.name)] = exposeColumn(t, resource, column);
       for (const [name, field] of Object.entries(resource.virtualFields ?? {})) {
         fields[name] = t.stringList({ description: field.description, select: field.select, resolve: (row: Record<string, unknown>) => field.resolve(row) });
       }

@@ -3,7 +3,7 @@
 import { ApiError } from "../errors/api-error.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import type { GraphQLContext } from "../graphql/context.js";
-import { columnByName } from "./fields.js";
+import { columnByName, idColumn } from "./fields.js";
 import { delegateFor } from "./delegate.js";
 import { withColumns, type PrismaQuery } from "./selection.js";
 import { visibleWhere } from "./visibility.js";
@@ -95,7 +95,7 @@ function serialiseSortValue(value: unknown): CursorState["v"] {
  * Keyset condition for the rows after the cursor row, in (sort, id) order with nulls last.
  */
 function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
-  const id = resource.idField;
+  const id = idColumn(resource);
   const beyond = state.o === "desc" ? "lt" : "gt";
   const value = sortValue(resource, state.s, state.v);
   if (state.s === id) return { [id]: { [beyond]: state.i } };
@@ -162,7 +162,7 @@ export async function listRecords(
   const take = pageSize(args.limit);
   const sort = sortField(resource, args.sort);
   const order = sortOrder(args.order);
-  const id = resource.idField;
+  const id = idColumn(resource);
   if (args.cursor && args.offset) throw invalid("offset", "Use either cursor or offset, not both.");
   if (args.offset !== null && args.offset !== undefined && (!Number.isInteger(args.offset) || args.offset < 0)) {
     throw invalid("offset", "offset must be a non-negative integer.");

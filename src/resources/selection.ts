@@ -1,7 +1,7 @@
 // Prisma selections for a resource: the one GraphQL planned (Pothos `query`), widened with the
 // columns the service itself needs (ownership, cursor keys), and the full record for events.
 import type { ResourceDefinition } from "../registry/resource.js";
-import { publicColumns } from "./fields.js";
+import { apiFieldName, publicColumns } from "./fields.js";
 
 export type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
@@ -28,7 +28,7 @@ export function presentRecord(resource: ResourceDefinition, row: Record<string, 
   const record: Record<string, unknown> = { object: resource.kind };
   for (const column of publicColumns(resource)) {
     const value = row[column.name];
-    record[column.name] = value instanceof Date ? value.toISOString() : value;
+    record[apiFieldName(resource, column.name)] = value instanceof Date ? value.toISOString() : value;
   }
   for (const [name, field] of Object.entries(resource.virtualFields ?? {})) record[name] = field.resolve(row);
   return record;

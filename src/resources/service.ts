@@ -8,7 +8,7 @@ import { inWriteTransaction, type Tx } from "../db/transaction.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newId } from "../ids.js";
 import { delegateFor } from "./delegate.js";
-import { columnByName } from "./fields.js";
+import { columnByName, idColumn } from "./fields.js";
 import { parseRecordInput, type RecordInput } from "./input-schema.js";
 import { fullSelection, presentRecord, withColumns, type PrismaQuery } from "./selection.js";
 import { isVisible } from "./visibility.js";
@@ -31,7 +31,7 @@ async function loadOwned(
 ): Promise<Row> {
   const row = await delegateFor(client, resource.model).findUnique({
     ...withColumns(query, ["workspace_id"]),
-    where: { [resource.idField]: id },
+    where: { [idColumn(resource)]: id },
   });
   if (!row) throw notFound(resource.kind, id, resource.idField);
   const allowed = purpose === "read" ? isVisible(resource, row.workspace_id, context.auth.workspaceId) : row.workspace_id === context.auth.workspaceId;
@@ -57,11 +57,16 @@ async function checkReferences(tx: Tx, context: GraphQLContext, resource: Resour
     const target = resourceByName(reference.resource);
     if (!target) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);
     const row = await delegateFor(tx, target.model).findUnique({
-      select: { workspace_id: true },
-      where: { [target.idField]: id },
+      select: { workspace_id: true, ...Object.fromEntries(Object.keys(reference.where ?? {}).map((key) => [key, true])) },
+      where: { [idColumn(target)]: id },
     });
     if (!row || !isVisible(target, row.workspace_id, context.auth.workspaceId)) {
       issues.push({ path: column, message: `No ${target.kind} '${String(id)}' in this workspace.`, type: "any.invalid" });
+    } else {
+      const mismatch = Object.entries(reference.where ?? {}).find(([key, value]) => row[key] !== value);
+      if (mismatch) {
+        issues.push({ path: column, message: `The ${target.kind} '${String(id)}' has ${mismatch[0]} '${String(row[mismatch[0]])}', not '${String(mismatch[1])}'.`, type: "any.invalid" });
+      }
     }
   }
   if (issues.length > 0) throw validationFailed(issues);
@@ -95,7 +100,7 @@ async function emitRecordEvent(tx: Tx, context: GraphQLContext, resource: Resour
 }
 
 async function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promise<Row> {
-  const row = await delegateFor(tx, resource.model).findUnique({ select: fullSelection(resource), where: { [resource.idField]: id } });
+  const row = await delegateFor(tx, resource.model).findUnique({ select: fullSelection(resource), where: { [idColumn(resource)]: id } });
   if (!row) throw new Error(`${resource.kind} ${id} vanished inside its own transaction`);
   return row;
 }
@@ -106,11 +111,11 @@ export async function createRecord(context: GraphQLContext, resource: ResourceDe
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
     await checkReferences(tx, context, resource, input);
     await delegateFor(tx, resource.model).create({
-      select: { [resource.idField]: true },
+      select: { [idColumn(resource)]: true },
       data: {
         ...columnData(resource, input),
         ...resource.stampOnCreate?.(context.auth),
-        [resource.idField]: id,
+        [idColumn(resource)]: id,
         workspace_id: context.auth.workspaceId,
       },
     });
@@ -122,16 +127,16 @@ export async function createRecord(context: GraphQLContext, resource: ResourceDe
 
 export async function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   // Ownership first: another workspace's id is 403/404 whatever the body says.
-  await loadOwned(context.prisma, context, resource, id, { select: { [resource.idField]: true } });
+  await loadOwned(context.prisma, context, resource, id, { select: { [idColumn(resource)]: true } });
   const input = parseRecordInput(resource, "update", rawInput);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await loadOwned(tx, context, resource, id, { select: { [resource.idField]: true } });
+    await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
     await checkReferences(tx, context, resource, input);
     await delegateFor(tx, resource.model).update({
-      select: { [resource.idField]: true },
-      where: { [resource.idField]: id },
+      select: { [idColumn(resource)]: true },
+      where: { [idColumn(resource)]: id },
       // Always touch the row so @updatedAt moves even when only a relation changed.
-      data: { ...columnData(resource, input), [resource.idField]: id },
+      data: { ...columnData(resource, input), [idColumn(resource)]: id },
     });
     await writeVirtualFields(tx, context, resource, id, input);
     await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
@@ -146,11 +151,11 @@ export interface Deletion {
 }
 
 export async function deleteRecord(context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
-  await loadOwned(context.prisma, context, resource, id, { select: { [resource.idField]: true } });
+  await loadOwned(context.prisma, context, resource, id, { select: { [idColumn(resource)]: true } });
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await loadOwned(tx, context, resource, id, { select: { [resource.idField]: true } });
+    await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
     const before = await snapshot(tx, resource, id);
-    await delegateFor(tx, resource.model).delete({ select: { [resource.idField]: true }, where: { [resource.idField]: id } });
+    await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
     await emitRecordEvent(tx, context, resource, "deleted", before);
     return { object: resource.kind, id, deleted: true as const };
   });

@@ -1,0 +1,25 @@
+// Renders: render jobs and their output files (contract 2.2). Written by renders.create and the
+// render workers; read-only as a resource.
+import { defineResource } from "../registry/resource.js";
+
+export const renders = defineResource({
+  name: "renders",
+  kind: "render",
+  model: "Render",
+  idField: "render_id",
+  idPrefix: "render",
+  scopeGroup: "renders",
+  createdAtField: "render_creation_date",
+  routes: ["list", "get"],
+  sortable: ["render_creation_date"],
+  filterable: ["render_status", "video_id", "video_type_id", "render_creation_date"],
+  searchable: [],
+  heavy: [],
+  internal: ["workspace_id"],
+  serviceSet: [
+    "render_creation_date", "render_updated_at", "render_started_at", "render_completed_at", "render_status", "progress", "output_url",
+    "thumbnail_url", "duration_seconds", "credits_consumed", "error_code", "error_message",
+  ],
+  references: { video_id: { resource: "videos", relation: "video" } },
+  description: "A render job and its output file.",
+});

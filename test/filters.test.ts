@@ -1,0 +1,144 @@
+// Filters (contract 4.2) on both surfaces: every operator family, typed values, nulls, array and
+// relation-backed fields, JSON keys (voices' labels.*), and scripts' `format` field beside the
+// list's `format` parameter.
+import { describe, expect, it } from "vitest";
+import { createFixture, useService, type Client } from "./support/service.js";
+import { newId } from "../src/ids.js";
+
+const service = useService();
+
+async function names(client: Client, query: string): Promise<string[]> {
+  const response = await client.get(`/api/v1/videos?${query}&fields=video_name&limit=100&sort=video_name&order=asc`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.data.map((video: { video_name: string }) => video.video_name);
+}
+
+async function seed(client: Client) {
+  const folder = (await client.post("/api/v1/folders", { folder_name: "Shorts" })).body.folder_id as string;
+  const videos = [
+    { video_name: "alpha", video_format: "portrait", published: true, video_lang: "en", folder_ids: [folder] },
+    { video_name: "beta", video_format: "landscape", published: false, video_lang: "fr" },
+    { video_name: "gamma 100%", video_format: "square", published: true },
+    { video_name: "delta", video_format: "portrait", published: false, video_lang: "en", folder_ids: [folder] },
+  ];
+  for (const video of videos) expect((await client.post("/api/v1/videos", video)).status).toBe(201);
+  return { folder };
+}
+
+describe("REST filters", () => {
+  it("applies equality, negation, sets and text operators, typed by the field", async () => {
+    const { client } = await createFixture(service);
+    await seed(client);
+    expect(await names(client, "video_format=portrait")).toEqual(["alpha", "delta"]);
+    expect(await names(client, "published=true")).toEqual(["alpha", "gamma 100%"]);
+    expect(await names(client, "published[ne]=true")).toEqual(["beta", "delta"]);
+    expect(await names(client, "video_format[in]=square,landscape")).toEqual(["beta", "gamma 100%"]);
+    expect(await names(client, "video_format[nin]=square,landscape")).toEqual(["alpha", "delta"]);
+    // ne and nin include records without a value.
+    expect(await names(client, "video_lang[ne]=en")).toEqual(["beta", "gamma 100%"]);
+    expect(await names(client, "video_lang[exists]=false")).toEqual(["gamma 100%"]);
+    expect(await names(client, "video_lang[exists]=true&video_format=portrait")).toEqual(["alpha", "delta"]);
+    expect(await names(client, "video_type[starts_with]=x")).toEqual([]);
+    // exists on a column that always has a value.
+    expect(await names(client, "video_format[exists]=true")).toHaveLength(4);
+    expect(await names(client, "video_format[exists]=false")).toEqual([]);
+  });
+
+  it("filters on folder_ids (an array backed by a relation)", async () => {
+    const { client } = await createFixture(service);
+    const { folder } = await seed(client);
+    expect(await names(client, `folder_ids=${folder}`)).toEqual(["alpha", "delta"]);
+    expect(await names(client, `folder_ids[nin]=${folder}`)).toEqual(["beta", "gamma 100%"]);
+    expect(await names(client, "folder_ids[exists]=false")).toEqual(["beta", "gamma 100%"]);
+  });
+
+  it("compares dates given as ISO 8601 or unix seconds", async () => {
+    const { client } = await createFixture(service);
+    await seed(client);
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    expect(await names(client, `video_created_at[lt]=${future}`)).toHaveLength(4);
+    expect(await names(client, `video_created_at[gt]=${new Date(future * 1000).toISOString()}`)).toEqual([]);
+  });
+
+  it("refuses undeclared fields, unknown operators, operators a type lacks and mistyped values", async () => {
+    const { client } = await createFixture(service);
+    const cases: [string, string][] = [
+      ["video_name=alpha", "video_name"],
+      ["video_format[between]=a", "video_format[between]"],
+      ["published[contains]=t", "published[contains]"],
+      ["published=yes", "published"],
+      ["video_created_at[gt]=yesterday", "video_created_at[gt]"],
+      ["video_format[$where]=1", "video_format[$where]"],
+    ];
+    for (const [query, param] of cases) {
+      const response = await client.get(`/api/v1/videos?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code).toBe("invalid_request");
+      expect(response.body.error.param, query).toBe(param);
+    }
+  });
+});
+
+describe("GraphQL filters", () => {
+  it("takes the same conditions as a typed filter argument", async () => {
+    const { client } = await createFixture(service);
+    const { folder } = await seed(client);
+    const response = await client.graphql(
+      `query ($filter: VideoFilter) { videos(filter: $filter, sort: "video_name", order: "asc") { data { video_name } } }`,
+      { filter: { published: { eq: true }, folder_ids: { eq: folder } } },
+    );
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.videos.data).toEqual([{ video_name: "alpha" }]);
+  });
+});
+
+describe("filters on keys of a JSON column", () => {
+  it("filters voices by labels.language on both surfaces, global shelf included", async () => {
+    const { client, workspaceId } = await createFixture(service);
+    const prisma = service.service.database.prisma;
+    const mine = newId("voice");
+    const shared = newId("voice");
+    await prisma.voice.createMany({
+      data: [
+        { voice_ref: mine, workspace_id: workspaceId, display_name: "Mine", provider: "test", labels: { language: "en", gender: "female" } },
+        { voice_ref: shared, workspace_id: null, display_name: "Shared", provider: "test", labels: { language: "fr" } },
+      ],
+    });
+    try {
+      const english = await client.get(`/api/v1/voices?labels.language=en&provider=test`);
+      expect(english.status, english.text).toBe(200);
+      expect(english.body.data.map((voice: { voice_ref: string }) => voice.voice_ref)).toEqual([mine]);
+      const notEnglish = await client.get(`/api/v1/voices?labels.language[ne]=en&provider=test`);
+      expect(notEnglish.body.data.map((voice: { voice_ref: string }) => voice.voice_ref)).toContain(shared);
+      expect(notEnglish.body.data.map((voice: { voice_ref: string }) => voice.voice_ref)).not.toContain(mine);
+      const gendered = await client.get(`/api/v1/voices?labels.gender[exists]=true&provider=test`);
+      expect(gendered.body.data.map((voice: { voice_ref: string }) => voice.voice_ref)).toEqual([mine]);
+
+      const graphql = await client.graphql(`{ voices(filter: { labels: { language: { in: ["fr"] } }, provider: { eq: "test" } }) { data { voice_ref } } }`);
+      expect(graphql.body.errors).toBeUndefined();
+      expect(graphql.body.data.voices.data).toEqual([{ voice_ref: shared }]);
+    } finally {
+      await prisma.voice.deleteMany({ where: { voice_ref: { in: [mine, shared] } } });
+    }
+  });
+});
+
+describe("scripts: the format field beside the list's format parameter", () => {
+  it("chooses the output with json/ndjson/csv and filters on any other value", async () => {
+    const { client, workspaceId } = await createFixture(service);
+    const prisma = service.service.database.prisma;
+    await prisma.script.createMany({
+      data: [
+        { script_id: newId("script"), workspace_id: workspaceId, title: "Short one", format: "short" },
+        { script_id: newId("script"), workspace_id: workspaceId, title: "Long one", format: "long" },
+      ],
+    });
+    const short = await client.get("/api/v1/scripts?format=short");
+    expect(short.status, short.text).toBe(200);
+    expect(short.body.data.map((script: { title: string }) => script.title)).toEqual(["Short one"]);
+    const explicit = await client.get("/api/v1/scripts?format[eq]=long&format=ndjson");
+    expect(explicit.status, explicit.text).toBe(200);
+    expect(explicit.headers.get("content-type")).toContain("ndjson");
+    expect(explicit.text.trim().split("\n").map((line) => JSON.parse(line).title)).toEqual(["Long one"]);
+  });
+});
