@@ -18,10 +18,10 @@ import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { hashSecret } from "../src/auth/key-secret.js";
 import { newId } from "../src/ids.js";
+import { createScratchDatabase, DEFAULT_ADMIN_URL } from "../src/db/scratch-database.js";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const VIDEO_COUNT = 2000;
 const LIST_FIELDS = ["video_id", "video_name", "video_format", "published", "video_created_at"];
 
@@ -37,26 +37,6 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
   const failures = result.errors + result.non2xx;
   return { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: failures };
-}
-
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
-  const name = `cutroom_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
 }
 
 /** The baseline: the same queries the service runs for these two routes, and nothing else. */
@@ -123,7 +103,9 @@ function table(pairs: [Measurement, Measurement][]): string {
 }
 
 async function main(): Promise<void> {
-  const database = await freshDatabase();
+  const database = process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL, drop: async () => undefined }
+    : await createScratchDatabase("cutroom_bench", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
   const service = await startService({ ...loadConfig(), databaseUrl: database.url, port: 0, printStartupKey: false, dataDir: path.join(os.tmpdir(), "cutroom-bench") });
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
   const baseline = await startBaseline(pool);

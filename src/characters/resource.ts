@@ -2,7 +2,7 @@
 // organise them (contract 2.2). Both are guarded by the `characters` scope group.
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
-import { characterTagsCondition, writeCharacterTags } from "./tag-links.js";
+import { linkedIdsField } from "../resources/linked-ids.js";
 
 export const characters = defineResource({
   name: "characters",
@@ -27,15 +27,15 @@ export const characters = defineResource({
     voice_ref: z.string().max(200),
   },
   virtualFields: {
-    character_tags: {
-      graphqlType: "StringList",
+    character_tags: linkedIdsField({
       description: "Tags of this character, in the order they were given.",
-      select: { tag_links: { select: { tag_id: true }, orderBy: { position: "asc" } } },
-      resolve: (row) => ((row.tag_links as { tag_id: string }[] | undefined) ?? []).map((link) => link.tag_id),
-      input: z.array(z.string().max(64)).max(100),
-      write: writeCharacterTags,
-      filter: characterTagsCondition,
-    },
+      links: "tag_links",
+      linkModel: "CharacterTagLink",
+      ownerColumn: "character_id",
+      targetColumn: "tag_id",
+      targetModel: "CharacterTag",
+      targetKind: "character tag",
+    }),
   },
   description: "A recurring character with visual and voice configuration.",
 });

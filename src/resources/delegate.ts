@@ -11,6 +11,8 @@ export interface ModelDelegate {
   create(args: Record<string, unknown>): Promise<Record<string, unknown>>;
   update(args: Record<string, unknown>): Promise<Record<string, unknown>>;
   delete(args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  deleteMany(args: Record<string, unknown>): Promise<{ count: number }>;
+  createMany(args: Record<string, unknown>): Promise<{ count: number }>;
 }
 
 export function delegateFor(client: PrismaClient | Tx, model: string): ModelDelegate {

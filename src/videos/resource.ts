@@ -1,7 +1,7 @@
 // Videos: video projects with timeline, blocks and generation settings (contract 2.2, 2.3).
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
-import { folderIdsCondition, writeVideoFolders } from "./folder-links.js";
+import { linkedIdsField } from "../resources/linked-ids.js";
 
 export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
 
@@ -34,15 +34,18 @@ export const videos = defineResource({
     faceless_target_duration: z.number().min(0).max(86_400),
   },
   virtualFields: {
-    folder_ids: {
-      graphqlType: "StringList",
+    // Folders of the workspace that hold videos (folder_scope 'video').
+    folder_ids: linkedIdsField({
       description: "Folders holding this video, in the order they were given.",
-      select: { folder_links: { select: { folder_id: true }, orderBy: { position: "asc" } } },
-      resolve: (row) => ((row.folder_links as { folder_id: string }[] | undefined) ?? []).map((link) => link.folder_id),
-      input: z.array(z.string().max(64)).max(100),
-      write: writeVideoFolders,
-      filter: folderIdsCondition,
-    },
+      links: "folder_links",
+      linkModel: "VideoFolder",
+      ownerColumn: "video_id",
+      targetColumn: "folder_id",
+      targetModel: "Folder",
+      targetKind: "folder",
+      targetWhere: { folder_scope: "video" },
+      targetMismatch: (folder) => `Folder '${String(folder.folder_id)}' holds ${String(folder.folder_scope)} items, not videos.`,
+    }),
   },
   stampOnCreate: (auth) => ({ video_user_id: auth.keyId }),
   description: "A video project: timeline, blocks, metadata and generation settings.",
