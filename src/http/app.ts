@@ -80,6 +80,8 @@ export function createApp(dependencies: AppDependencies) {
       try {
         response = await route(request, url, context, serverContext);
       } catch (error) {
+        // The client went away mid-request: nobody will read an answer, and it is not a fault.
+        if (request.signal?.aborted) return new Response(null, { status: 499 });
         const apiError = toApiError(error);
         response = url.pathname === "/graphql" ? graphqlErrorResponse(apiError) : errorResponse(apiError);
       }
