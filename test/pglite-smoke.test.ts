@@ -10,6 +10,7 @@ import { startService, type RunningService } from "../src/service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { Client } from "./support/service.js";
+import { openDatabase } from "../src/db/database.js";
 
 let running: RunningService | undefined;
 let dataDir: string | undefined;
@@ -52,6 +53,9 @@ it("serves folders and videos on embedded PGlite, and keeps them across a restar
   const health = await client.get("/api/v1/health", { key: null });
   expect(health.status).toBe(200);
   expect(health.body).toMatchObject({ object: "health", status: "ok", checks: { database: { status: "ok" }, redis: { status: "ok" } } });
+
+  // A second opener (the key CLI, another start) is refused while the service holds the directory.
+  await expect(openDatabase({ dataDir })).rejects.toThrow(/in use by process/);
 
   const folder = await client.post("/api/v1/folders", { folder_name: "Drafts", folder_color: "blue" });
   expect(folder.status).toBe(201);

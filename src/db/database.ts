@@ -1,6 +1,6 @@
 // Opens the database the configuration points at: real PostgreSQL through @prisma/adapter-pg
 // when DATABASE_URL is set, otherwise embedded PostgreSQL (PGlite) persisted under the data dir.
-import { mkdir } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -53,7 +53,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dir = path.join(options.dataDir, "pglite");
   await mkdir(dir, { recursive: true });
-  const lite = await PGlite.create(dir);
+  const releaseLock = await lockDataDir(path.join(options.dataDir, "pglite.lock"));
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(dir);
+  } catch (error) {
+    await releaseLock();
+    throw error;
+  }
   const { prisma, queryCount } = countingClient(new PrismaPGlite(lite));
   return {
     kind: "pglite",
@@ -63,6 +70,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async close() {
       await prisma.$disconnect();
       await lite.close();
+      await releaseLock();
     },
   };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite is an in-process database: two processes opening the same directory would each see
+ * their own copy and overwrite each other. A lock file with the owner's pid keeps it to one.
+ */
+async function lockDataDir(lockPath: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, "wx");
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = Number.parseInt(await readFile(lockPath, "utf8").catch(() => ""), 10);
+      if (Number.isInteger(owner) && processAlive(owner)) {
+        throw new Error(
+          `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner} (is \`npm start\` running?). ` +
+            "Stop that process first, or point DATABASE_URL at a PostgreSQL server both can share.",
+        );
+      }
+      await rm(lockPath, { force: true }); // left by a process that is gone
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
 }
