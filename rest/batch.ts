@@ -41,7 +41,13 @@ export async function runBatch(request: Request, rawBody: unknown, dispatch: Dis
         details: { issues: result.error.issues.map((issue) => ({ path: ["requests", index, ...issue.path].join("."), message: issue.message, type: "any.invalid" })) },
       });
     }
-    if (/^\/v1\/batch\/?($|\?)/.test(result.data.path)) {
+    // Judge the path the member will really reach: URL resolution removes dot segments.
+    const target = new URL(`/api${result.data.path}`, "http://batch.invalid");
+    const path = target.pathname.replace(/\/+$/, "");
+    if (result.data.path.includes("#") || !path.startsWith("/api/v1/") || /\/\/|\/\.\.?(\/|$)/.test(result.data.path.split("?")[0]!)) {
+      throw new ApiError("invalid_request", "A member path is a plain /v1/... path, without dot segments, empty segments or a fragment.", { param: `requests.${index}.path` });
+    }
+    if (path === "/api/v1/batch") {
       throw new ApiError("invalid_request", "A batch cannot contain another batch.", { param: `requests.${index}.path` });
     }
     return result.data;

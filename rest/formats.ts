@@ -28,7 +28,17 @@ export function negotiateFormat(format: string | null, accept: string | null): L
     throw unsupported(format, "format");
   }
   if (!accept) return "json";
-  const ranges = accept.split(",").map((part) => part.split(";")[0]!.trim().toLowerCase()).filter(Boolean);
+  // Highest q first; q=0 means "not acceptable".
+  const ranges = accept
+    .split(",")
+    .map((part, index) => {
+      const [type, ...params] = part.split(";").map((piece) => piece.trim().toLowerCase());
+      const q = Number(params.find((param) => param.startsWith("q="))?.slice(2) ?? "1");
+      return { type: type ?? "", q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((range) => range.type && range.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((range) => range.type);
   for (const range of ranges) {
     if (MEDIA_TYPES[range]) return MEDIA_TYPES[range]!;
     if (range === "*/*" || range === "application/*") return "json";

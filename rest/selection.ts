@@ -103,5 +103,5 @@ export function narrowDocument(document: DocumentNode, selection: RecordSelectio
 
 /** The record fields a selection returns, in response order (CSV columns). */
 export function selectedColumns(resource: ResourceDefinition, selection: RecordSelection): string[] {
-  return fieldOrder(resource).filter((name) => !selection.omit.has(name) && (!selection.fields || selection.fields.has(name)));
+  return fieldOrder(resource).filter((name) => name !== "deleted").filter((name) => !selection.omit.has(name) && (!selection.fields || selection.fields.has(name)));
 }
