@@ -31,7 +31,13 @@ export function bulkScopes(resource: ResourceDefinition): string[] {
   return [`${resource.scopeGroup}:write`, `${resource.scopeGroup}:delete`];
 }
 
-export async function runBulk(resource: ResourceDefinition, auth: AuthContext, rawBody: unknown, run: RouteRunner) {
+export async function runBulk(
+  resource: ResourceDefinition,
+  auth: AuthContext,
+  rawBody: unknown,
+  chargeItems: (items: number) => Promise<void>,
+  run: RouteRunner,
+) {
   const required = bulkScopes(resource);
   if (missingScopes(auth.scopes, required).length > 0) {
     throw new ApiError("insufficient_scope", `A bulk call on ${resource.name} needs ${required.join(" and ")}.`, {
@@ -48,6 +54,7 @@ export async function runBulk(resource: ResourceDefinition, auth: AuthContext, r
   if (total === 0) {
     throw new ApiError("invalid_request", "Give at least one item in create, update or delete.");
   }
+  await chargeItems(total);
 
   const items: { operation: BulkItemResult["operation"]; method: "POST" | "PATCH" | "DELETE"; path: string; body?: unknown; id?: string }[] = [
     ...(body.create ?? []).map((record) => ({ operation: "create" as const, method: "POST" as const, path: `/${resource.name}`, body: record })),

@@ -3,7 +3,7 @@
 import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/auth/auth-context.js";
 import { hasScope } from "../src/auth/scopes.js";
-import { RESOURCES } from "../src/registry/resources.js";
+import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations, requiredScope } from "../src/resources/operations.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
 import { MAX_BODY_BYTES } from "./body.js";
@@ -14,7 +14,7 @@ function restPath(path: string): string {
 }
 
 export function describeKeyAccess(auth: AuthContext) {
-  const resources = RESOURCES.map((resource) => {
+  const resources = SERVED_RESOURCES.map((resource) => {
     const routes = resourceOperations(resource)
       .filter((operation) => hasScope(auth.scopes, requiredScope(resource, operation)))
       .flatMap((operation) => {

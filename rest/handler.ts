@@ -17,6 +17,19 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { runBulk } from "./bulk.js";
 import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
+import { currentRequestContext } from "../src/context/request-context.js";
+import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
+import type { ResourceOperation } from "../src/resources/operations.js";
+
+/** Names the route in the request log (`/api/v1/videos/{video_id}`). */
+function logRoute(pattern: string): void {
+  const context = currentRequestContext();
+  if (context) context.route = `${API_BASE_PATH}${pattern}`;
+}
+
+function operationPattern(operation: ResourceOperation): string {
+  return operation.path.replace(/:([a-z_]+)/g, "{$1}");
+}
 
 /** A record body: an empty body is an empty object; anything but an object is a 422. */
 async function readRecordBody(request: Request): Promise<Record<string, unknown>> {
@@ -71,6 +84,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     }
 
     // Exports: `limit` caps the total (no page-size cap); pages of 100 are walked by cursor.
+    await chargeWeight(EXPORT_WEIGHT);
     const max = list.arguments.has("limit") ? Number(list.arguments.get("limit")) : undefined;
     let first = true;
     const fetchPage = async (cursor: string | undefined, pageSize: number): Promise<ListPageBody> => {
@@ -93,6 +107,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     const method = request.method === "HEAD" ? "GET" : request.method;
     const operation = route.operations.get(method);
     if (!operation) throw methodNotAllowed(request.method, path, allowHeader(route));
+    logRoute(operationPattern(operation));
     if (operation.route === "list") return handleList(request, url, route, context);
 
     const target = new URL(url.pathname, url);
@@ -110,15 +125,21 @@ export function createRestHandler(schema: GraphQLSchema) {
 
   async function handleBulk(request: Request, url: URL, resourceName: string, context: GraphQLContext): Promise<Response> {
     const resource = resourceByName(resourceName)!;
+    logRoute(`/${resource.name}/bulk`);
     assertOnlyParams(url.searchParams, []);
-    const result = await runBulk(resource, context.auth, await readJsonBody(request), async (method, path, body) => {
+    // Every item counts against the rate windows, like a request of its own.
+    const result = await runBulk(resource, context.auth, await readJsonBody(request), chargeWeight, async (method, path, body) => {
       const target = new URL(`${API_BASE_PATH}${path}`, url);
       const route = matchResourceRoute(path);
       const operation = route?.operations.get(method);
       // An item the resource does not offer (an update of an asset) fails on its own, as its
       // route would.
       if (!route || !operation) return errorResponse(methodNotAllowed(method, path, route ? allowHeader(route) : ""));
-      const payload = body === undefined ? undefined : JSON.stringify({ input: body ?? {} });
+      // A bulk item is a body of its own: anything but an object is that item's 422.
+      if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) {
+        return errorResponse(validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]));
+      }
+      const payload = body === undefined ? undefined : JSON.stringify({ input: body });
       return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
     });
     return jsonResponse(withEnvelope(result.body), result.status);
@@ -130,6 +151,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     const isRead = request.method === "GET" || request.method === "HEAD";
 
     if (path === "/batch") {
+      logRoute(path);
       if (request.method !== "POST") throw methodNotAllowed(request.method, path, "POST");
       assertOnlyParams(url.searchParams, []);
       return jsonResponse(withEnvelope(await runBatch(request, await readJsonBody(request), dispatch)));
@@ -141,10 +163,12 @@ export function createRestHandler(schema: GraphQLSchema) {
     }
 
     if (path === "/") {
+      logRoute("");
       if (!isRead) throw methodNotAllowed(request.method, "", "GET, HEAD");
       return jsonResponse(withEnvelope(describeKeyAccess(context.auth)));
     }
     if (path === "/openapi.json") {
+      logRoute(path);
       if (!isRead) throw methodNotAllowed(request.method, path, "GET, HEAD");
       return jsonResponse(openApiDocument());
     }

@@ -3,7 +3,7 @@
 // error envelopes, the routes outside GraphQL) and without Sofa's own webhook routes.
 import { API_VERSION } from "../src/config.js";
 import { ERROR_CODES } from "../src/errors/codes.js";
-import { RESOURCES } from "../src/registry/resources.js";
+import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
@@ -256,7 +256,7 @@ function outputSchemas(schemas: Json): Json {
 export function buildOpenApiDocument(sofa: SofaHandler): Json {
   const source = structuredClone((sofa as unknown as { openAPIDocument: Json }).openAPIDocument);
   const paths: Json = {};
-  for (const resource of RESOURCES) {
+  for (const resource of SERVED_RESOURCES) {
     for (const operation of resourceOperations(resource)) {
       const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
       const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
@@ -298,7 +298,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       }
     }
   }
-  for (const resource of RESOURCES.filter((candidate) => candidate.bulk)) {
+  for (const resource of SERVED_RESOURCES.filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
   return {

@@ -1,6 +1,6 @@
 // The REST route table, derived from the resource registry: which resource a path names, which
 // verbs it answers (anything else is 405), and the Sofa operation behind each verb.
-import { RESOURCES } from "../src/registry/resources.js";
+import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { resourceOperations, type ResourceOperation } from "../src/resources/operations.js";
 
@@ -28,7 +28,7 @@ function operationsFor(resource: ResourceDefinition, member: boolean): Map<strin
 export function matchResourceRoute(path: string): MatchedRoute | undefined {
   const segments = path.split("/").filter(Boolean);
   if (segments.length < 1 || segments.length > 2) return undefined;
-  const resource = RESOURCES.find((candidate) => candidate.name === segments[0]);
+  const resource = SERVED_RESOURCES.find((candidate) => candidate.name === segments[0]);
   if (!resource) return undefined;
   const member = segments.length === 2;
   let id: string | undefined;

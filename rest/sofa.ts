@@ -4,7 +4,7 @@
 import { execute, type ExecutionArgs, type GraphQLSchema } from "graphql";
 import { useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
-import { RESOURCES } from "../src/registry/resources.js";
+import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
@@ -26,7 +26,7 @@ interface SofaContextValue extends GraphQLContext {
 
 function sofaRoutes() {
   const routes: Record<string, { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; responseStatus: 200 | 201; tags: string[] }> = {};
-  for (const resource of RESOURCES) {
+  for (const resource of SERVED_RESOURCES) {
     for (const operation of resourceOperations(resource)) {
       routes[`${operation.rootType}.${operation.fieldName}`] = {
         method: operation.method,
@@ -44,7 +44,7 @@ function customScalars(): Record<string, unknown> {
     DateTime: { type: "string", format: "date-time" },
     JSON: {},
   };
-  for (const resource of RESOURCES) {
+  for (const resource of SERVED_RESOURCES) {
     if (resource.routes.includes("create")) scalars[`${resource.model}CreateInput`] = inputJsonSchema(resource, "create");
     if (resource.routes.includes("update")) scalars[`${resource.model}UpdateInput`] = inputJsonSchema(resource, "update");
   }

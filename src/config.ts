@@ -19,6 +19,34 @@ export interface Config {
   /** Mint and print a full-access key for the default workspace on start (development). */
   printStartupKey: boolean;
   logLevel: string;
+  /** Default rate windows of a key (points per window); a key may override them. */
+  rateLimits: RateLimits;
+  /** Length of each rate window in seconds (shortened in tests). */
+  rateWindowSeconds: Record<RateWindow, number>;
+  /** Requests per minute allowed from one IP without a valid key. */
+  anonymousPerMinute: number;
+  /** Credits granted to the default workspace when it is created. */
+  startingCredits: number;
+  /** Days request-log entries are kept. */
+  requestLogRetentionDays: number;
+}
+
+export const RATE_WINDOWS = ["minute", "hour", "day", "credits_day"] as const;
+export type RateWindow = (typeof RATE_WINDOWS)[number];
+export type RateLimits = Record<RateWindow, number>;
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { minute: 600, hour: 10_000, day: 100_000, credits_day: 500 };
+const DEFAULT_WINDOW_SECONDS: Record<RateWindow, number> = { minute: 60, hour: 3600, day: 86_400, credits_day: 86_400 };
+
+/** Parses `minute=2,hour=5` into overrides of a window table. */
+function windowTable(value: string | undefined, defaults: Record<RateWindow, number>): Record<RateWindow, number> {
+  const table = { ...defaults };
+  for (const entry of (value ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+    const [name, amount] = entry.split("=");
+    if (!RATE_WINDOWS.includes(name as RateWindow) || !amount || !/^\d+$/.test(amount)) throw new Error(`Bad rate window setting '${entry}'`);
+    table[name as RateWindow] = Number(amount);
+  }
+  return table;
 }
 
 function intFromEnv(value: string | undefined, fallback: number): number {
@@ -38,5 +66,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.CUTROOM_PUBLIC_BASE_URL?.replace(/\/+$/, "") || undefined,
     printStartupKey: (env.CUTROOM_STARTUP_KEY ?? "on") !== "off",
     logLevel: env.LOG_LEVEL || "info",
+    rateLimits: windowTable(env.CUTROOM_RATE_LIMITS, DEFAULT_RATE_LIMITS),
+    rateWindowSeconds: windowTable(env.CUTROOM_RATE_WINDOW_SECONDS, DEFAULT_WINDOW_SECONDS),
+    anonymousPerMinute: intFromEnv(env.CUTROOM_ANONYMOUS_PER_MINUTE, 120),
+    startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
+    requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
   };
 }

@@ -9,11 +9,13 @@ import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
+import { createGuards, type Guards } from "./guards/guards.js";
 
 export interface RunningService {
   url: string;
   database: Database;
   redis: Redis;
+  guards: Guards;
   stop(): Promise<void>;
 }
 
@@ -32,9 +34,11 @@ export async function startService(config: Config): Promise<RunningService> {
     await redis.connect();
     const redisClient = redis;
 
+    const guards = createGuards(redisClient, database.prisma, config);
     const app = createApp({
       prisma: database.prisma,
       config,
+      guards,
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);
@@ -51,9 +55,11 @@ export async function startService(config: Config): Promise<RunningService> {
       url: `http://${host}:${address.port}`,
       database,
       redis: redisClient,
+      guards,
       async stop() {
         runningServer.closeAllConnections();
         await new Promise<void>((resolve) => runningServer.close(() => resolve()));
+        await guards.requestLog.close();
         redisClient.disconnect();
         await redisHandle?.stop();
         await database.close();

@@ -5,4 +5,8 @@ export interface AuthContext {
   scopes: readonly string[];
   /** false for sk_test_ keys: the request runs fully but writes nothing. */
   livemode: boolean;
+  /** Per-key rate window overrides, as stored (merged with the defaults by the guards). */
+  rateLimitOverrides?: unknown;
+  /** Monthly ceiling, when the key has one. */
+  quota?: { limit: number; unit: "requests" | "credits" };
 }

@@ -92,7 +92,11 @@ export async function authenticate(prisma: PrismaClient, credentials: Credential
   });
   if (!isWellFormedKey(credentials.key)) throw invalid;
 
-  const key = await prisma.apiKey.findUnique({ where: { secret_hash: hashSecret(credentials.key) } });
+  const hash = hashSecret(credentials.key);
+  // After a rotation the previous secret keeps working until its grace period ends.
+  const key =
+    (await prisma.apiKey.findUnique({ where: { secret_hash: hash } })) ??
+    (await prisma.apiKey.findFirst({ where: { previous_secret_hash: hash, previous_secret_expires_at: { gt: now } } }));
   if (!key) throw invalid;
   if (key.revoked_at && key.revoked_at <= now) throw new ApiError("key_revoked", "This API key has been revoked.");
   if (key.expires_at && key.expires_at <= now) throw new ApiError("key_expired", `This API key expired at ${key.expires_at.toISOString()}.`);
@@ -114,5 +118,12 @@ export async function authenticate(prisma: PrismaClient, credentials: Credential
     void prisma.apiKey.update({ where: { key_id: key.key_id }, data: { last_used_at: now } }).catch(() => undefined);
   }
 
-  return { keyId: key.key_id, workspaceId: key.workspace_id, scopes: key.scopes, livemode: key.mode === "live" };
+  return {
+    keyId: key.key_id,
+    workspaceId: key.workspace_id,
+    scopes: key.scopes,
+    livemode: key.mode === "live",
+    rateLimitOverrides: key.rate_limits ?? undefined,
+    quota: key.quota_limit !== null && (key.quota_unit === "requests" || key.quota_unit === "credits") ? { limit: key.quota_limit, unit: key.quota_unit } : undefined,
+  };
 }

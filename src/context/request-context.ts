@@ -2,6 +2,7 @@
 // livemode for envelopes) without threading them through every signature.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthContext } from "../auth/auth-context.js";
+import type { RequestMeter } from "../guards/meter.js";
 
 export interface RequestContext {
   requestId: string;
@@ -11,6 +12,16 @@ export interface RequestContext {
   auth?: AuthContext;
   /** Mode the presented key claims by its prefix, before it is verified (for error envelopes). */
   livemodeHint?: boolean;
+  /** The request's account with the rate windows and quota (set once authenticated). */
+  meter?: RequestMeter;
+  /** Route pattern for the request log, e.g. /api/v1/videos/{video_id}. */
+  route?: string;
+  /** Code of the error the request was answered with, if any. */
+  errorCode?: string;
+  /** Rate headers of a request without a valid key (its address's window). */
+  anonymousRateHeaders?: Record<string, string>;
+  /** The response is a stored idempotent one. */
+  idempotentReplay?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -49,6 +49,8 @@ export function docUrl(code: string, baseUrl = currentRequestContext()?.baseUrl 
 
 export function errorEnvelope(error: ApiError): ErrorEnvelope {
   const context = currentRequestContext();
+  // The first error a request reports is the one its log entry names.
+  if (context && !context.errorCode) context.errorCode = error.code;
   const spec = ERROR_CODES[error.code];
   return {
     error: {

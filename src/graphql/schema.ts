@@ -2,13 +2,13 @@
 import type { GraphQLSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./scalars.js";
-import { RESOURCES } from "../registry/resources.js";
+import { SERVED_RESOURCES } from "../registry/resources.js";
 import { defineResourceGraphQL } from "../resources/graphql.js";
 
 builder.queryType({ description: "Reads. Every field needs a read scope of its group." });
 builder.mutationType({ description: "Writes. With an sk_test_ key they are validated and rolled back." });
 
-for (const resource of RESOURCES) defineResourceGraphQL(resource);
+for (const resource of SERVED_RESOURCES) defineResourceGraphQL(resource);
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,6 +1,7 @@
-// The service's one HTTP entry point: request ids, authentication, routing to GraphQL (/graphql)
-// or REST (/api/v1), and the headers every response carries. Both surfaces get the same
-// authenticated context and report failures in the same envelope.
+// The service's one HTTP entry point: request ids, authentication, the guards (rate windows,
+// quota, idempotency, request log), routing to GraphQL (/graphql) or REST (/api/v1), and the
+// headers every response carries. Both surfaces get the same authenticated context and report
+// failures in the same envelope.
 import { createServerAdapter } from "@whatwg-node/server";
 import type { IncomingMessage } from "node:http";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -10,9 +11,14 @@ import { toApiError, errorEnvelope } from "../errors/envelope.js";
 import { newId } from "../ids.js";
 import { runInRequestContext, type RequestContext } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
+import type { AuthContext } from "../auth/auth-context.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { getSchema } from "../graphql/schema.js";
+import type { Guards } from "../guards/guards.js";
+import { RequestMeter } from "../guards/meter.js";
+import { effectiveLimits, rateLimitHeaders } from "../guards/rate-limit.js";
+import { fingerprintOf } from "../guards/idempotency.js";
 import { createRestHandler } from "../../rest/handler.js";
 import { errorResponse, jsonResponse } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
@@ -22,12 +28,15 @@ import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
 export interface AppDependencies {
   prisma: PrismaClient;
   health: HealthDependencies;
+  guards: Guards;
   config: Pick<Config, "publicBaseUrl">;
 }
 
 interface NodeServerContext {
   req?: IncomingMessage;
 }
+
+const UNSAFE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
 function isGraphiQLPage(request: Request, url: URL): boolean {
   return request.method === "GET" && !url.searchParams.has("query") && (request.headers.get("accept") ?? "").includes("text/html");
@@ -39,14 +48,47 @@ function graphqlErrorResponse(error: ApiError): Response {
   return jsonResponse({ ...body, errors: [{ message: body.error.message, extensions: body.error }] }, error.status, error.headers);
 }
 
+function errorResponseFor(error: unknown, path: string): Response {
+  const apiError = toApiError(error);
+  return path === "/graphql" ? graphqlErrorResponse(apiError) : errorResponse(apiError);
+}
+
 export function createApp(dependencies: AppDependencies) {
+  const { guards } = dependencies;
   const schema = getSchema();
   const graphql = createGraphQLHandler();
   const rest = createRestHandler(schema);
 
+  /** Authenticates; a request without a valid key counts against its address's window. */
+  async function authenticateRequest(request: Request, context: RequestContext, clientIp: string | undefined): Promise<AuthContext> {
+    const credentials = credentialsFrom(request.headers, clientIp);
+    context.livemodeHint = livemodeClaimed(credentials);
+    try {
+      return await authenticate(dependencies.prisma, credentials);
+    } catch (error) {
+      const standing = await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown");
+      context.anonymousRateHeaders = rateLimitHeaders([standing]);
+      throw error;
+    }
+  }
+
+  /** Runs the request once its guards passed; failures become responses here. */
+  async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
+    try {
+      if (url.pathname === "/graphql") return await graphql.fetch(request, { ...serverContext, graphqlContext } as never);
+      // Batch members go through the whole service again, from the same connection.
+      return await rest(request, graphqlContext, (member) => handle(member, serverContext));
+    } catch (error) {
+      return errorResponseFor(error, url.pathname);
+    }
+  }
+
   async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext): Promise<Response> {
     const path = url.pathname;
+    const clientIp = serverContext.req?.socket.remoteAddress;
     if (path === `${API_BASE_PATH}/health`) {
+      context.route = path;
+      context.anonymousRateHeaders = rateLimitHeaders([await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown")]);
       if (request.method !== "GET" && request.method !== "HEAD") {
         throw new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}.`, { headers: { Allow: "GET, HEAD" } });
       }
@@ -55,22 +97,43 @@ export function createApp(dependencies: AppDependencies) {
     const isGraphQL = path === "/graphql";
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
     if (!isGraphQL && !isRest) throw new ApiError("not_found", `No route ${request.method} ${path}.`);
+    if (isGraphQL) context.route = "/graphql";
     if (isGraphQL && isGraphiQLPage(request, url)) return graphql.fetch(request, serverContext as never);
     if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw payloadTooLarge();
 
-    const credentials = credentialsFrom(request.headers, serverContext.req?.socket.remoteAddress);
-    context.livemodeHint = livemodeClaimed(credentials);
-    const auth = await authenticate(dependencies.prisma, credentials);
+    const auth = await authenticateRequest(request, context, clientIp);
     context.auth = auth;
-    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId };
+    const meter = new RequestMeter(
+      { rateLimits: guards.rateLimits, quotas: guards.quotas, windowSeconds: guards.config.rateWindowSeconds },
+      auth.keyId,
+      effectiveLimits(guards.config.rateLimits, auth.rateLimitOverrides),
+      auth.quota,
+    );
+    context.meter = meter;
+    await meter.charge(1);
+    await meter.loadQuota();
 
-    if (isGraphQL) return graphql.fetch(request, { ...serverContext, graphqlContext } as never);
-    // Batch members go through the whole service again, from the same connection.
-    return rest(request, graphqlContext, (member) => handle(member, serverContext));
+    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId };
+    const idempotencyKey = request.headers.get("idempotency-key");
+    if (idempotencyKey === null || !UNSAFE_METHODS.has(request.method)) return execute(request, url, graphqlContext, serverContext);
+
+    const body = await request.clone().text();
+    const outcome = await guards.idempotency.begin(auth.keyId, idempotencyKey, fingerprintOf(request.method, url, body));
+    if (outcome.kind === "replay") {
+      context.idempotentReplay = true;
+      return outcome.response;
+    }
+    return outcome.finish(await execute(request, url, graphqlContext, serverContext));
+  }
+
+  function setHeaders(response: Response, headers: Record<string, string>): void {
+    // A header the response already carries (e.g. the window a 429 names) stays as it is.
+    for (const [name, value] of Object.entries(headers)) if (!response.headers.has(name)) response.headers.set(name, value);
   }
 
   async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const url = new URL(request.url);
+    const started = performance.now();
     const context: RequestContext = {
       requestId: newId("request"),
       baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
@@ -82,12 +145,34 @@ export function createApp(dependencies: AppDependencies) {
       } catch (error) {
         // The client went away mid-request: nobody will read an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
-        const apiError = toApiError(error);
-        response = url.pathname === "/graphql" ? graphqlErrorResponse(apiError) : errorResponse(apiError);
+        response = errorResponseFor(error, url.pathname);
       }
-      response.headers.set("X-Request-Id", context.requestId);
+      if (context.idempotentReplay) {
+        // The replayed body names the original request; the header stays equal to it.
+        response.headers.set("X-Replay-Request-Id", context.requestId);
+      } else {
+        response.headers.set("X-Request-Id", context.requestId);
+      }
+      setHeaders(response, context.meter?.headers() ?? context.anonymousRateHeaders ?? {});
       const livemode = context.auth?.livemode ?? context.livemodeHint ?? true;
       if (!livemode) response.headers.set("X-Test-Mode", "true");
+
+      guards.requestLog.record({
+        request_id: context.requestId,
+        workspace_id: context.auth?.workspaceId ?? null,
+        key_id: context.auth?.keyId ?? null,
+        method: request.method,
+        route: context.route ?? url.pathname,
+        path: url.pathname,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        error_code: context.errorCode ?? null,
+        ip: serverContext.req?.socket.remoteAddress ?? null,
+        user_agent: request.headers.get("user-agent")?.slice(0, 500) ?? null,
+        idempotent_replay: context.idempotentReplay ?? false,
+        livemode,
+        created_at: new Date(),
+      });
       return response;
     });
   }

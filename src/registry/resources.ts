@@ -17,6 +17,7 @@ import { renders } from "../renders/resource.js";
 import { backgrounds } from "../backgrounds/resource.js";
 import { voices } from "../voices/resource.js";
 import { creditTransactions } from "../credits/resource.js";
+import { requestLogs } from "../logs/resource.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   videos,
@@ -45,6 +46,12 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   playgroundGenerations,
 ];
 
+/** Resources of the platform itself, beyond table 2.2 (the request log). */
+export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs];
+
+/** Everything served: GraphQL types and fields, REST routes, OpenAPI, discovery. */
+export const SERVED_RESOURCES: readonly ResourceDefinition[] = [...RESOURCES, ...PLATFORM_RESOURCES];
+
 export function resourceByName(name: string): ResourceDefinition | undefined {
-  return RESOURCES.find((resource) => resource.name === name);
+  return SERVED_RESOURCES.find((resource) => resource.name === name);
 }

@@ -1,0 +1,46 @@
+// One request's account with the guards: the rate windows it consumed (for the X-RateLimit-*
+// headers) and its quota standing. Handlers that weigh more than one unit (exports, bulk) or
+// spend credits charge the difference through it before doing the work.
+import type { RateLimits, RateWindow } from "../config.js";
+import { keyPolicy, rateLimitHeaders, type RateLimitService, type WindowStanding } from "./rate-limit.js";
+import { quotaHeaders, type KeyQuota, type QuotaService, type QuotaStanding } from "./quota.js";
+
+export class RequestMeter {
+  private readonly standings = new Map<string, WindowStanding>();
+  private quota: QuotaStanding | undefined;
+
+  constructor(
+    private readonly services: { rateLimits: RateLimitService; quotas: QuotaService; windowSeconds: Record<RateWindow, number> },
+    private readonly keyId: string,
+    private readonly limits: RateLimits,
+    private readonly keyQuota: KeyQuota | undefined,
+  ) {}
+
+  private remember(standings: WindowStanding[]): void {
+    for (const standing of standings) this.standings.set(standing.window, standing);
+  }
+
+  /** Counts `points` request units; throws 429 when a window or a request quota is spent. */
+  async charge(points: number, options: { spendsCredits?: boolean } = {}): Promise<void> {
+    if (points <= 0 && !options.spendsCredits) return;
+    this.remember(await this.services.rateLimits.consume(this.keyId, this.limits, points, options.spendsCredits));
+    if (this.keyQuota?.unit === "requests" && points > 0) this.quota = await this.services.quotas.consume(this.keyId, this.keyQuota, points);
+  }
+
+  /** Counts credits against a credits quota (called when credits are about to be spent). */
+  async chargeCredits(amount: number): Promise<void> {
+    if (this.keyQuota?.unit === "credits" && amount > 0) this.quota = await this.services.quotas.consume(this.keyId, this.keyQuota, amount);
+  }
+
+  /** Shows the quota standing even on requests that did not count against it. */
+  async loadQuota(): Promise<void> {
+    if (this.keyQuota && !this.quota) this.quota = await this.services.quotas.standing(this.keyId, this.keyQuota);
+  }
+
+  headers(): Record<string, string> {
+    return {
+      ...rateLimitHeaders([...this.standings.values()], keyPolicy(this.limits, this.services.windowSeconds)),
+      ...quotaHeaders(this.quota),
+    };
+  }
+}
