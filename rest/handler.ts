@@ -6,7 +6,9 @@ import { ApiError } from "../src/errors/api-error.js";
 import { validationFailed } from "../src/validation/issues.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { readJsonBody } from "./body.js";
-import { allowHeader, matchResourceRoute, type MatchedRoute } from "./routes.js";
+import { allowHeader, matchRoute, type MatchedRoute } from "./routes.js";
+import type { ResourceDefinition } from "../src/registry/resource.js";
+import type { PlatformOperation } from "../src/registry/operations.js";
 import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
@@ -19,7 +21,6 @@ import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
 import { currentRequestContext } from "../src/context/request-context.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
-import type { ResourceOperation } from "../src/resources/operations.js";
 
 /** Names the route in the request log (`/api/v1/videos/{video_id}`). */
 function logRoute(pattern: string): void {
@@ -27,7 +28,7 @@ function logRoute(pattern: string): void {
   if (context) context.route = `${API_BASE_PATH}${pattern}`;
 }
 
-function operationPattern(operation: ResourceOperation): string {
+function operationPattern(operation: { path: string }): string {
   return operation.path.replace(/:([a-z_]+)/g, "{$1}");
 }
 
@@ -54,7 +55,7 @@ export function createRestHandler(schema: GraphQLSchema) {
   const openApiDocument = () => (openApi ??= buildOpenApiDocument(sofa));
 
   /** Runs one Sofa route; failures come back as the error envelope with their status. */
-  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection, body?: string) {
+  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection | undefined, body?: string) {
     const request = new Request(url, { method, headers: { "content-type": "application/json" }, body });
     return sofa.fetch(request, { graphqlContext: context, selection });
   }
@@ -65,10 +66,10 @@ export function createRestHandler(schema: GraphQLSchema) {
     return headOnly ? new Response(null, { status: enveloped.status, headers: enveloped.headers }) : enveloped;
   }
 
-  async function handleList(request: Request, url: URL, route: MatchedRoute, context: GraphQLContext): Promise<Response> {
-    const format = negotiateFormat(outputFormatParam(route.resource, url.searchParams), request.headers.get("accept"));
-    const list = parseListQuery(route.resource, url.searchParams);
-    const selection = parseSelection(route.resource, url.searchParams, true);
+  async function handleList(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {
+    const format = negotiateFormat(outputFormatParam(resource, url.searchParams), request.headers.get("accept"));
+    const list = parseListQuery(resource, url.searchParams);
+    const selection = parseSelection(resource, url.searchParams, true);
     const pageUrl = (overrides: Record<string, string | undefined>) => {
       const pageArgs = new URLSearchParams(list.arguments);
       for (const [name, value] of Object.entries(overrides)) {
@@ -95,7 +96,7 @@ export function createRestHandler(schema: GraphQLSchema) {
       return (await response.json()) as ListPageBody;
     };
     try {
-      return await streamExport(format, fetchPage, { columns: selectedColumns(route.resource, selection), max, filename: route.resource.name });
+      return await streamExport(format, fetchPage, { columns: selectedColumns(resource, selection), max, filename: resource.name });
     } catch (error) {
       const failed = (error as { response?: Response }).response;
       if (failed) return failed;
@@ -103,24 +104,40 @@ export function createRestHandler(schema: GraphQLSchema) {
     }
   }
 
-  async function handleResource(request: Request, url: URL, path: string, route: MatchedRoute, context: GraphQLContext) {
+  async function handleRoute(request: Request, url: URL, path: string, route: MatchedRoute, context: GraphQLContext) {
     const method = request.method === "HEAD" ? "GET" : request.method;
-    const operation = route.operations.get(method);
-    if (!operation) throw methodNotAllowed(request.method, path, allowHeader(route));
-    logRoute(operationPattern(operation));
-    if (operation.route === "list") return handleList(request, url, route, context);
+    const target = route.targets.get(method);
+    if (!target) throw methodNotAllowed(request.method, path, allowHeader(route));
+    logRoute(operationPattern(target.operation));
+    if (target.kind === "platform") return handlePlatform(request, url, target.operation, context);
 
-    const target = new URL(url.pathname, url);
+    const { resource, operation } = target;
+    if (operation.route === "list") return handleList(request, url, resource, context);
+    const sofaUrl = new URL(url.pathname, url);
     if (operation.rootType === "Query") {
       assertOnlyParams(url.searchParams, ["fields"]);
-      const selection = parseSelection(route.resource, url.searchParams, false);
-      return envelope(await callSofa(context, target, operation.method, selection), request.method === "HEAD");
+      const selection = parseSelection(resource, url.searchParams, false);
+      return envelope(await callSofa(context, sofaUrl, operation.method, selection), request.method === "HEAD");
     }
     assertOnlyParams(url.searchParams, []);
     // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
     // served by the PATCH operation.
     const body = operation.route === "delete" ? undefined : JSON.stringify({ input: await readRecordBody(request) });
-    return envelope(await callSofa(context, target, operation.method, fullRecordSelection(route.resource), body), false);
+    return envelope(await callSofa(context, sofaUrl, operation.method, fullRecordSelection(resource), body), false);
+  }
+
+  /** An operation outside the resource table: its body becomes `input`, or its query params its arguments. */
+  async function handlePlatform(request: Request, url: URL, operation: PlatformOperation, context: GraphQLContext) {
+    const sofaUrl = new URL(url.pathname, url);
+    let body: string | undefined;
+    if (operation.input === "query") {
+      assertOnlyParams(url.searchParams, operation.queryParams ?? []);
+      sofaUrl.search = url.search;
+    } else {
+      assertOnlyParams(url.searchParams, []);
+      if (operation.input === "body") body = JSON.stringify({ input: await readRecordBody(request) });
+    }
+    return envelope(await callSofa(context, sofaUrl, operation.method, undefined, body), request.method === "HEAD");
   }
 
   async function handleBulk(request: Request, url: URL, resourceName: string, context: GraphQLContext): Promise<Response> {
@@ -130,11 +147,12 @@ export function createRestHandler(schema: GraphQLSchema) {
     // Every item counts against the rate windows, like a request of its own.
     const result = await runBulk(resource, context.auth, await readJsonBody(request), chargeWeight, async (method, path, body) => {
       const target = new URL(`${API_BASE_PATH}${path}`, url);
-      const route = matchResourceRoute(path);
-      const operation = route?.operations.get(method);
+      const route = matchRoute(path);
+      const item = route?.targets.get(method);
       // An item the resource does not offer (an update of an asset) fails on its own, as its
       // route would.
-      if (!route || !operation) return errorResponse(methodNotAllowed(method, path, route ? allowHeader(route) : ""));
+      if (!route || item?.kind !== "resource") return errorResponse(methodNotAllowed(method, path, route ? allowHeader(route) : ""));
+      const operation = item.operation;
       // A bulk item is a body of its own: anything but an object is that item's 422.
       if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) {
         return errorResponse(validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]));
@@ -172,9 +190,9 @@ export function createRestHandler(schema: GraphQLSchema) {
       if (!isRead) throw methodNotAllowed(request.method, path, "GET, HEAD");
       return jsonResponse(openApiDocument());
     }
-    const route = matchResourceRoute(path);
+    const route = matchRoute(path);
     if (!route) throw new ApiError("not_found", `No route ${request.method} ${API_BASE_PATH}${path}.`);
-    return handleResource(request, url, path, route, context);
+    return handleRoute(request, url, path, route, context);
   };
 }
 

@@ -6,6 +6,7 @@ import { ERROR_CODES } from "../src/errors/codes.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
+import { platformOperations } from "../src/registry/operations.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 
@@ -253,6 +254,19 @@ function outputSchemas(schemas: Json): Json {
   return result;
 }
 
+/** Sofa's operation as REST serves it: the body is the `input` argument itself. */
+function restOperation(generated: Json, operationId: string): Json {
+  const entry: Json = { ...generated, operationId, summary: generated.description };
+  const body = entry.requestBody?.content?.["application/json"]?.schema;
+  // REST sends the record itself; Sofa describes the GraphQL `input` argument around it.
+  if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
+  else if (body && Object.keys(body.properties ?? {}).length === 0) delete entry.requestBody;
+  // Sofa also lists the GraphQL `input` argument as a query parameter; REST never reads it there.
+  entry.parameters = (entry.parameters ?? []).filter((parameter: Json) => !(parameter.in === "query" && parameter.name === "input"));
+  for (const response of Object.values(entry.responses ?? {})) addEnvelope(response as Json);
+  return entry;
+}
+
 export function buildOpenApiDocument(sofa: SofaHandler): Json {
   const source = structuredClone((sofa as unknown as { openAPIDocument: Json }).openAPIDocument);
   const paths: Json = {};
@@ -261,12 +275,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
       const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
       if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
-      const entry: Json = { ...generated, operationId: operation.fieldName, summary: generated.description };
-      const body = entry.requestBody?.content?.["application/json"]?.schema;
-      // REST sends the record itself; Sofa describes the GraphQL `input` argument around it.
-      if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
-      // Sofa also lists the GraphQL `input` argument as a query parameter; REST never reads it there.
-      entry.parameters = (entry.parameters ?? []).filter((parameter: Json) => !(parameter.in === "query" && parameter.name === "input"));
+      const entry = restOperation(generated, operation.fieldName);
       if (operation.route === "get" || operation.route === "list") {
         entry.parameters = [
           // `filter` is GraphQL's argument; REST spells filters as query parameters.
@@ -289,7 +298,6 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
             : []),
         ];
       }
-      for (const response of Object.values(entry.responses ?? {})) addEnvelope(response as Json);
       entry.responses = { ...entry.responses, ...errorResponses(ERROR_STATUSES[operation.route]!) };
       paths[path] ??= {};
       paths[path][operation.method.toLowerCase()] = entry;
@@ -297,6 +305,16 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
         paths[path].post = { ...entry, operationId: `${operation.fieldName}_post`, description: `Alias of PATCH ${path}.` };
       }
     }
+  }
+  for (const operation of platformOperations()) {
+    const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
+    const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
+    if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
+    const entry = restOperation(generated, operation.fieldName);
+    entry.description = operation.description;
+    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 422, 429]) };
+    paths[path] ??= {};
+    paths[path][operation.method.toLowerCase()] = entry;
   }
   for (const resource of SERVED_RESOURCES.filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };

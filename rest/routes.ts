@@ -1,47 +1,61 @@
-// The REST route table, derived from the resource registry: which resource a path names, which
-// verbs it answers (anything else is 405), and the Sofa operation behind each verb.
+// The REST route table, derived from the registries: resource routes (src/registry/resources.ts)
+// and platform operations (src/registry/operations.ts). It says which operation a path and verb
+// name, and which verbs a path answers at all (anything else is 405).
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { resourceOperations, type ResourceOperation } from "../src/resources/operations.js";
+import { matchOperationPath, platformOperations, type PlatformOperation } from "../src/registry/operations.js";
+
+export type RouteTarget =
+  | { kind: "resource"; resource: ResourceDefinition; operation: ResourceOperation }
+  | { kind: "platform"; operation: PlatformOperation };
 
 export interface MatchedRoute {
-  resource: ResourceDefinition;
-  /** true for /{resource}/{id}, false for /{resource} */
-  member: boolean;
-  id?: string;
-  /** verb -> operation, including the POST alias of PATCH where offered */
-  operations: Map<string, ResourceOperation>;
+  /** verb -> what serves it, including the POST alias of PATCH where offered */
+  targets: Map<string, RouteTarget>;
+  params: Record<string, string>;
+  /** The resource the path belongs to, if it is a resource route. */
+  resource?: ResourceDefinition;
 }
 
-function operationsFor(resource: ResourceDefinition, member: boolean): Map<string, ResourceOperation> {
-  const byMethod = new Map<string, ResourceOperation>();
-  for (const operation of resourceOperations(resource)) {
-    const isMember = operation.path.includes("/:");
-    if (isMember !== member) continue;
-    byMethod.set(operation.method, operation);
-    if (operation.route === "update" && resource.postAlias) byMethod.set("POST", operation);
+interface RouteEntry {
+  pattern: string;
+  method: string;
+  target: RouteTarget;
+}
+
+let table: RouteEntry[] | undefined;
+
+function routeTable(): RouteEntry[] {
+  if (table) return table;
+  table = [];
+  for (const resource of SERVED_RESOURCES) {
+    for (const operation of resourceOperations(resource)) {
+      const target: RouteTarget = { kind: "resource", resource, operation };
+      table.push({ pattern: operation.path, method: operation.method, target });
+      if (operation.route === "update" && resource.postAlias) table.push({ pattern: operation.path, method: "POST", target });
+    }
   }
-  return byMethod;
+  for (const operation of platformOperations()) {
+    table.push({ pattern: operation.path, method: operation.method, target: { kind: "platform", operation } });
+  }
+  return table;
 }
 
 /** Matches a path relative to /api/v1 (e.g. `/videos/vid_123`). */
-export function matchResourceRoute(path: string): MatchedRoute | undefined {
-  const segments = path.split("/").filter(Boolean);
-  if (segments.length < 1 || segments.length > 2) return undefined;
-  const resource = SERVED_RESOURCES.find((candidate) => candidate.name === segments[0]);
-  if (!resource) return undefined;
-  const member = segments.length === 2;
-  let id: string | undefined;
-  try {
-    id = member ? decodeURIComponent(segments[1]!) : undefined;
-  } catch {
-    return undefined; // a malformed escape names no record: 404
+export function matchRoute(path: string): MatchedRoute | undefined {
+  let matched: MatchedRoute | undefined;
+  for (const entry of routeTable()) {
+    const params = matchOperationPath(entry.pattern, path);
+    if (!params) continue;
+    matched ??= { targets: new Map(), params, resource: entry.target.kind === "resource" ? entry.target.resource : undefined };
+    if (!matched.targets.has(entry.method)) matched.targets.set(entry.method, entry.target);
   }
-  return { resource, member, id, operations: operationsFor(resource, member) };
+  return matched;
 }
 
 export function allowHeader(route: MatchedRoute): string {
-  const methods = [...route.operations.keys()];
+  const methods = [...route.targets.keys()];
   if (methods.includes("GET")) methods.push("HEAD");
   return methods.join(", ");
 }

@@ -1,11 +1,12 @@
 // Sofa turns the GraphQL schema into the /api/v1 resource routes and their OpenAPI description.
 // Route paths, verbs and statuses come from the resource registry; the REST layer around it
 // (rest/handler.ts) adds only what REST needs on top.
-import { execute, type ExecutionArgs, type GraphQLSchema } from "graphql";
+import { execute, isScalarType, type ExecutionArgs, type GraphQLSchema } from "graphql";
 import { useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
+import { platformOperations } from "../src/registry/operations.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
@@ -36,10 +37,18 @@ function sofaRoutes() {
       };
     }
   }
+  for (const operation of platformOperations()) {
+    routes[`${operation.rootType}.${operation.fieldName}`] = {
+      method: operation.method,
+      path: operation.path,
+      responseStatus: operation.successStatus,
+      tags: [operation.tag],
+    };
+  }
   return routes;
 }
 
-function customScalars(): Record<string, unknown> {
+function customScalars(schema: GraphQLSchema): Record<string, unknown> {
   const scalars: Record<string, unknown> = {
     DateTime: { type: "string", format: "date-time" },
     JSON: {},
@@ -47,6 +56,12 @@ function customScalars(): Record<string, unknown> {
   for (const resource of SERVED_RESOURCES) {
     if (resource.routes.includes("create")) scalars[`${resource.model}CreateInput`] = inputJsonSchema(resource, "create");
     if (resource.routes.includes("update")) scalars[`${resource.model}UpdateInput`] = inputJsonSchema(resource, "update");
+  }
+  // Other JSON-object inputs (ApiKeyInput, ...) are described by their GraphQL description.
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isScalarType(type) && type.name.endsWith("Input") && !scalars[type.name]) {
+      scalars[type.name] = { type: "object", additionalProperties: true, description: type.description ?? undefined };
+    }
   }
   return scalars;
 }
@@ -56,7 +71,7 @@ export function createSofaHandler(schema: GraphQLSchema) {
     schema,
     basePath: API_BASE_PATH,
     routes: sofaRoutes(),
-    customScalars: customScalars(),
+    customScalars: customScalars(schema),
     // Records nest no further than their own fields; lists one level deeper.
     depthLimit: 1,
     context: (serverContext: unknown): SofaContextValue => {

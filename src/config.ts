@@ -29,6 +29,8 @@ export interface Config {
   startingCredits: number;
   /** Days request-log entries are kept. */
   requestLogRetentionDays: number;
+  /** Run the job workers in this process (npm start in development; npm run worker in production). */
+  runWorkers: boolean;
 }
 
 export const RATE_WINDOWS = ["minute", "hour", "day", "credits_day"] as const;
@@ -71,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousPerMinute: intFromEnv(env.CUTROOM_ANONYMOUS_PER_MINUTE, 120),
     startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
     requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
+    runWorkers: (env.CUTROOM_WORKERS ?? "in-process") !== "off",
   };
 }

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
 
   if (config.printStartupKey) {
     // One live startup key at a time: each start revokes the previous one and mints a new one.
-    const workspaceId = await defaultWorkspace(prisma);
+    const workspaceId = await defaultWorkspace(prisma, config.startingCredits);
     await prisma.apiKey.updateMany({ where: { workspace_id: workspaceId, purpose: STARTUP_KEY_PURPOSE, revoked_at: null }, data: { revoked_at: new Date() } });
     const key = await createApiKey(prisma, {
       workspaceId,

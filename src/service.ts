@@ -10,12 +10,14 @@ import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
+import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
 
 export interface RunningService {
   url: string;
   database: Database;
   redis: Redis;
   guards: Guards;
+  jobs: JobQueues;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,8 @@ export async function startService(config: Config): Promise<RunningService> {
     const redisClient = redis;
 
     const guards = createGuards(redisClient, database.prisma, config);
+    const jobs = new JobQueues(redisHandle.url);
+    const workers: RunningWorkers | undefined = config.runWorkers ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config }) : undefined;
     const app = createApp({
       prisma: database.prisma,
       config,
@@ -56,10 +60,13 @@ export async function startService(config: Config): Promise<RunningService> {
       database,
       redis: redisClient,
       guards,
+      jobs,
       async stop() {
         runningServer.closeAllConnections();
         await new Promise<void>((resolve) => runningServer.close(() => resolve()));
         await guards.requestLog.close();
+        await workers?.close();
+        await jobs.close();
         redisClient.disconnect();
         await redisHandle?.stop();
         await database.close();

@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
     const prisma = database.prisma;
     let workspaceId: string;
     if (values.workspace === "new") {
-      workspaceId = await createWorkspace(prisma, values.name ? `${values.name} workspace` : "New workspace");
+      workspaceId = await createWorkspace(prisma, values.name ? `${values.name} workspace` : "New workspace", config.startingCredits);
     } else if (values.workspace) {
       const found = await prisma.workspace.findUnique({ where: { workspace_id: values.workspace } });
       if (!found) {
@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
       }
       workspaceId = found.workspace_id;
     } else {
-      workspaceId = await defaultWorkspace(prisma);
+      workspaceId = await defaultWorkspace(prisma, config.startingCredits);
     }
     const key = await createApiKey(prisma, { workspaceId, mode: values.test ? "test" : "live", scopes, name: values.name ?? "Created with npm run key" });
     console.error(`Created ${values.test ? "test" : "live"} key ${key.keyId} in workspace ${workspaceId} with scopes ${scopes.join(", ")}`);

@@ -113,7 +113,7 @@ export function createApp(dependencies: AppDependencies) {
     await meter.charge(1);
     await meter.loadQuota();
 
-    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId };
+    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards };
     const idempotencyKey = request.headers.get("idempotency-key");
     if (idempotencyKey === null || !UNSAFE_METHODS.has(request.method)) return execute(request, url, graphqlContext, serverContext);
 

@@ -18,6 +18,7 @@ import { backgrounds } from "../backgrounds/resource.js";
 import { voices } from "../voices/resource.js";
 import { creditTransactions } from "../credits/resource.js";
 import { requestLogs } from "../logs/resource.js";
+import { apiKeys } from "../api-keys/resource.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   videos,
@@ -46,8 +47,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   playgroundGenerations,
 ];
 
-/** Resources of the platform itself, beyond table 2.2 (the request log). */
-export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs];
+/** Resources of the platform itself, beyond table 2.2 (the request log, API keys). */
+export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys];
 
 /** Everything served: GraphQL types and fields, REST routes, OpenAPI, discovery. */
 export const SERVED_RESOURCES: readonly ResourceDefinition[] = [...RESOURCES, ...PLATFORM_RESOURCES];

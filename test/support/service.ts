@@ -25,6 +25,7 @@ export function useService(): TestService {
       redisUrl: inject("redisUrl"),
       dataDir: path.join(os.tmpdir(), "cutroom-test-data"),
       printStartupKey: false,
+      runWorkers: false,
     });
   });
   afterAll(async () => {

@@ -1,0 +1,25 @@
+// A job is declared with a name, a validated payload and a handler in its domain folder; the
+// payload is checked when enqueued and again when run, and carries the request id it came from.
+import type { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import type { Config } from "../config.js";
+
+export interface JobDependencies {
+  prisma: PrismaClient;
+  config: Config;
+}
+
+export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+  /** Queue and job name, e.g. maintenance.prune. */
+  name: string;
+  payload: P;
+  handler(payload: z.output<P>, dependencies: JobDependencies): Promise<unknown>;
+  /** Runs on a schedule as well as on demand. */
+  every?: { milliseconds: number; payload: z.input<P> };
+  /** Attempts before a job is given up (with exponential backoff). */
+  attempts?: number;
+}
+
+export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
+  return definition;
+}

@@ -1,0 +1,78 @@
+// BullMQ queues (one per job) and the workers that run them. Any process can enqueue; a process
+// runs workers only when asked to (npm run worker, or npm start in development).
+import { Queue, Worker, type ConnectionOptions } from "bullmq";
+import { logger } from "../logger.js";
+import { currentRequestContext } from "../context/request-context.js";
+import type { JobDefinition, JobDependencies } from "./job.js";
+import { JOBS, jobByName } from "./registry.js";
+import type { z } from "zod";
+
+function connectionFor(redisUrl: string): ConnectionOptions {
+  // BullMQ workers block on Redis; they need their own connections and no retry cap.
+  return { url: redisUrl, maxRetriesPerRequest: null } as ConnectionOptions;
+}
+
+export class JobQueues {
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(private readonly redisUrl: string) {}
+
+  queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: connectionFor(this.redisUrl) });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Enqueues a job after validating its payload; the request id travels with it. */
+  async enqueue<P extends z.ZodType>(job: JobDefinition<P>, payload: z.input<P>, options: { jobId?: string; delay?: number } = {}) {
+    const data = job.payload.parse({ request_id: currentRequestContext()?.requestId, ...(payload as object) });
+    return this.queue(job.name).add(job.name, data, {
+      jobId: options.jobId,
+      delay: options.delay,
+      attempts: job.attempts ?? 1,
+      backoff: { type: "exponential", delay: 1000 },
+      removeOnComplete: { age: 86_400, count: 1000 },
+      removeOnFail: { age: 7 * 86_400 },
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+}
+
+export interface RunningWorkers {
+  close(): Promise<void>;
+}
+
+/** Starts a worker per job and the schedules of repeating jobs. */
+export async function startWorkers(queues: JobQueues, redisUrl: string, dependencies: JobDependencies): Promise<RunningWorkers> {
+  const workers = JOBS.map(
+    (job) =>
+      new Worker(
+        job.name,
+        async (bullJob) => {
+          const definition = jobByName(bullJob.name);
+          if (!definition) throw new Error(`No job named ${bullJob.name}`);
+          const payload = definition.payload.parse(bullJob.data);
+          return definition.handler(payload, dependencies);
+        },
+        { connection: connectionFor(redisUrl), concurrency: 4 },
+      ),
+  );
+  for (const worker of workers) {
+    worker.on("failed", (job, error) => logger.warn({ job: job?.name, job_id: job?.id, request_id: job?.data?.request_id, err: error }, "job failed"));
+    worker.on("error", (error) => logger.warn({ err: error }, "worker error"));
+  }
+  for (const job of JOBS.filter((candidate) => candidate.every)) {
+    await queues.queue(job.name).upsertJobScheduler(`${job.name}:schedule`, { every: job.every!.milliseconds }, { name: job.name, data: job.every!.payload });
+  }
+  return {
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}

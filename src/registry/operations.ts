@@ -1,0 +1,58 @@
+// Operations outside the resource table (usage, key management, and later actions and webhooks):
+// each is a GraphQL root field declared with the REST route Sofa serves it at. Domain modules add
+// theirs when they define the field; rest/ routes, documents and lists them from here.
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+export interface PlatformOperation {
+  rootType: "Query" | "Mutation";
+  fieldName: string;
+  method: HttpMethod;
+  /** Sofa path relative to /api/v1, with `:param` placeholders (path params are GraphQL args). */
+  path: string;
+  /** Every listed scope is needed (checked as field auth on the GraphQL field). */
+  scopes: readonly string[];
+  successStatus: 200 | 201;
+  /** How REST carries the GraphQL arguments besides path params: the JSON body as `input`, or query parameters. */
+  input: "body" | "query" | "none";
+  /** Query parameters accepted when input is "query" (each a GraphQL argument). */
+  queryParams?: readonly string[];
+  /** OpenAPI tag. */
+  tag: string;
+  /** The success body's `object` is kept as the field returns it. */
+  description: string;
+}
+
+const operations: PlatformOperation[] = [];
+
+export function definePlatformOperation(operation: PlatformOperation): PlatformOperation {
+  if (operations.some((existing) => existing.fieldName === operation.fieldName)) {
+    throw new Error(`Platform operation ${operation.fieldName} is declared twice`);
+  }
+  operations.push(operation);
+  return operation;
+}
+
+export function platformOperations(): readonly PlatformOperation[] {
+  return operations;
+}
+
+/** Matches a path relative to /api/v1 against an operation's pattern; returns its params. */
+export function matchOperationPath(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split("/").filter(Boolean);
+  const have = path.split("/").filter(Boolean);
+  if (want.length !== have.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, segment] of want.entries()) {
+    const actual = have[index]!;
+    if (segment.startsWith(":")) {
+      try {
+        params[segment.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return undefined;
+      }
+    } else if (segment !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}

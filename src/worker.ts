@@ -1,0 +1,33 @@
+// npm run worker: runs the job workers (no HTTP), for production deployments where the API and
+// the workers scale apart. npm start runs them in-process unless CUTROOM_WORKERS=off.
+import { loadConfig } from "./config.js";
+import { openDatabase } from "./db/database.js";
+import { migrate } from "./db/migrate.js";
+import { resolveRedis } from "./redis/redis-server.js";
+import { JobQueues, startWorkers } from "./jobs/queues.js";
+import { JOBS } from "./jobs/registry.js";
+import { logger } from "./logger.js";
+
+const config = loadConfig();
+if (!config.redisUrl || !config.databaseUrl) {
+  // The embedded database and a private Redis belong to the npm start process, which runs the
+  // workers itself; a separate worker shares a real PostgreSQL and Redis with the API.
+  console.error("npm run worker needs DATABASE_URL and REDIS_URL, shared with the API processes. (npm start runs the workers in-process.)");
+  process.exit(2);
+}
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
+await migrate(database.sql);
+const redis = await resolveRedis(config);
+const queues = new JobQueues(redis.url);
+const workers = await startWorkers(queues, redis.url, { prisma: database.prisma, config });
+console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
+
+const shutdown = async (signal: string) => {
+  logger.info({ signal }, "worker shutting down");
+  await workers.close();
+  await queues.close();
+  await database.close();
+  process.exit(0);
+};
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
