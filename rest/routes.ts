@@ -44,13 +44,18 @@ function routeTable(): RouteEntry[] {
 
 /** Matches a path relative to /api/v1 (e.g. `/videos/vid_123`). */
 export function matchRoute(path: string): MatchedRoute | undefined {
-  let matched: MatchedRoute | undefined;
-  for (const entry of routeTable()) {
+  const candidates = routeTable().flatMap((entry) => {
     const params = matchOperationPath(entry.pattern, path);
-    if (!params) continue;
-    matched ??= { targets: new Map(), params, resource: entry.target.kind === "resource" ? entry.target.resource : undefined };
-    if (!matched.targets.has(entry.method)) matched.targets.set(entry.method, entry.target);
-  }
+    return params ? [{ entry, params }] : [];
+  });
+  if (candidates.length === 0) return undefined;
+  // A literal segment beats a parameter: /events/types is not the event with id "types".
+  const literals = (pattern: string) => pattern.split("/").filter((segment) => segment && !segment.startsWith(":")).length;
+  const best = Math.max(...candidates.map(({ entry }) => literals(entry.pattern)));
+  const chosen = candidates.filter(({ entry }) => literals(entry.pattern) === best);
+  const first = chosen[0]!;
+  const matched: MatchedRoute = { targets: new Map(), params: first.params, resource: first.entry.target.kind === "resource" ? first.entry.target.resource : undefined };
+  for (const { entry } of chosen) if (!matched.targets.has(entry.method)) matched.targets.set(entry.method, entry.target);
   return matched;
 }
 

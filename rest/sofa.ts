@@ -8,6 +8,7 @@ import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import { platformOperations } from "../src/registry/operations.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
+import { typeNameOf } from "../src/resources/fields.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
 import { errorResponse } from "./responses.js";
@@ -54,8 +55,8 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
     JSON: {},
   };
   for (const resource of SERVED_RESOURCES) {
-    if (resource.routes.includes("create")) scalars[`${resource.model}CreateInput`] = inputJsonSchema(resource, "create");
-    if (resource.routes.includes("update")) scalars[`${resource.model}UpdateInput`] = inputJsonSchema(resource, "update");
+    if (resource.routes.includes("create")) scalars[`${typeNameOf(resource)}CreateInput`] = inputJsonSchema(resource, "create");
+    if (resource.routes.includes("update")) scalars[`${typeNameOf(resource)}UpdateInput`] = inputJsonSchema(resource, "update");
   }
   // Other JSON-object inputs (ApiKeyInput, ...) are described by their GraphQL description.
   for (const type of Object.values(schema.getTypeMap())) {

@@ -31,6 +31,24 @@ export interface Config {
   requestLogRetentionDays: number;
   /** Run the job workers in this process (npm start in development; npm run worker in production). */
   runWorkers: boolean;
+  /** Hosts or CIDRs reachable by outbound fetches even when private, loopback or plain http. */
+  outboundAllow: string[];
+  /** Seconds between webhook delivery attempts; attempts = gaps + 1 (docs/webhooks.md). */
+  webhookRetrySeconds: number[];
+  /** How long one delivery attempt may take. */
+  webhookTimeoutMs: number;
+  /** How often the dispatcher looks for new events and due deliveries. */
+  dispatchIntervalMs: number;
+}
+
+/** About two hours in all: 30 s, 2 min, 5 min, 15 min, 30 min, 1 h (each ±20% jitter). */
+export const DEFAULT_WEBHOOK_RETRY_SECONDS = [30, 120, 300, 900, 1800, 3600];
+
+function numberList(value: string | undefined, fallback: number[]): number[] {
+  if (!value) return fallback;
+  const list = value.split(",").map((item) => Number(item.trim()));
+  if (list.some((item) => !Number.isFinite(item) || item < 0)) throw new Error(`Bad number list '${value}'`);
+  return list;
 }
 
 export const RATE_WINDOWS = ["minute", "hour", "day", "credits_day"] as const;
@@ -74,5 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
     requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
     runWorkers: (env.CUTROOM_WORKERS ?? "in-process") !== "off",
+    outboundAllow: (env.CUTROOM_OUTBOUND_ALLOW ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
+    webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),
+    webhookTimeoutMs: intFromEnv(env.CUTROOM_WEBHOOK_TIMEOUT_MS, 10_000),
+    dispatchIntervalMs: intFromEnv(env.CUTROOM_DISPATCH_INTERVAL_MS, 500),
   };
 }

@@ -33,6 +33,9 @@ export const ID_PREFIXES = {
   voice: "vc",
   credit_transaction: "txn",
   playground_generation: "pgn",
+  webhook_endpoint: "we",
+  webhook_delivery: "dlv",
+  webhook_attempt: "att",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

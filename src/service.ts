@@ -11,6 +11,8 @@ import { createApp } from "./http/app.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
+import { OutboundGuard } from "./outbound/url-guard.js";
+import { createLiveEvents, type LiveEvents } from "./events/live.js";
 
 export interface RunningService {
   url: string;
@@ -18,6 +20,8 @@ export interface RunningService {
   redis: Redis;
   guards: Guards;
   jobs: JobQueues;
+  outbound: OutboundGuard;
+  live: LiveEvents;
   stop(): Promise<void>;
 }
 
@@ -38,11 +42,16 @@ export async function startService(config: Config): Promise<RunningService> {
 
     const guards = createGuards(redisClient, database.prisma, config);
     const jobs = new JobQueues(redisHandle.url);
-    const workers: RunningWorkers | undefined = config.runWorkers ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config }) : undefined;
+    const outbound = new OutboundGuard({ allow: config.outboundAllow });
+    const live = createLiveEvents(redisHandle.url);
+    const workers: RunningWorkers | undefined = config.runWorkers
+      ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config, outbound }, live.publish)
+      : undefined;
     const app = createApp({
       prisma: database.prisma,
       config,
       guards,
+      services: { outbound, jobs, live, webhookSettings: { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs } },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);
@@ -61,12 +70,15 @@ export async function startService(config: Config): Promise<RunningService> {
       redis: redisClient,
       guards,
       jobs,
+      outbound,
+      live,
       async stop() {
         runningServer.closeAllConnections();
         await new Promise<void>((resolve) => runningServer.close(() => resolve()));
         await guards.requestLog.close();
         await workers?.close();
         await jobs.close();
+        live.close();
         redisClient.disconnect();
         await redisHandle?.stop();
         await database.close();

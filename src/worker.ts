@@ -7,6 +7,8 @@ import { resolveRedis } from "./redis/redis-server.js";
 import { JobQueues, startWorkers } from "./jobs/queues.js";
 import { JOBS } from "./jobs/registry.js";
 import { logger } from "./logger.js";
+import { OutboundGuard } from "./outbound/url-guard.js";
+import { createLiveEvents } from "./events/live.js";
 
 const config = loadConfig();
 if (!config.redisUrl || !config.databaseUrl) {
@@ -19,13 +21,15 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await migrate(database.sql);
 const redis = await resolveRedis(config);
 const queues = new JobQueues(redis.url);
-const workers = await startWorkers(queues, redis.url, { prisma: database.prisma, config });
+const live = createLiveEvents(redis.url);
+const workers = await startWorkers(queues, redis.url, { prisma: database.prisma, config, outbound: new OutboundGuard({ allow: config.outboundAllow }) }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, "worker shutting down");
   await workers.close();
   await queues.close();
+  live.close();
   await database.close();
   process.exit(0);
 };

@@ -1,6 +1,18 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { AuthContext } from "../auth/auth-context.js";
 import type { Guards } from "../guards/guards.js";
+import type { OutboundGuard } from "../outbound/url-guard.js";
+import type { JobQueues } from "../jobs/queues.js";
+import type { LiveEvents } from "../events/live.js";
+import type { DeliverySettings } from "../webhooks/delivery.js";
+
+/** Long-lived services some resolvers need. */
+export interface ServiceHandles {
+  outbound: OutboundGuard;
+  jobs: JobQueues;
+  live: LiveEvents;
+  webhookSettings: DeliverySettings;
+}
 
 /** What every resolver receives, on both surfaces (GraphQL directly, REST through Sofa). */
 export interface GraphQLContext {
@@ -9,4 +21,5 @@ export interface GraphQLContext {
   requestId: string;
   /** Rate windows, quotas and the rest, for fields that report on them (usage). */
   guards: Guards;
+  services: ServiceHandles;
 }

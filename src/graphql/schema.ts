@@ -7,6 +7,8 @@ import { defineResourceGraphQL } from "../resources/graphql.js";
 // Operations beyond the resource table; each declares its REST route as it defines its field.
 import "../api-keys/graphql.js";
 import "../usage/graphql.js";
+import "../webhooks/graphql.js";
+import "../events/graphql.js";
 
 builder.queryType({ description: "Reads. Every field needs a read scope of its group." });
 builder.mutationType({ description: "Writes. With an sk_test_ key they are validated and rolled back." });

@@ -12,7 +12,7 @@ import { newId } from "../ids.js";
 import { runInRequestContext, type RequestContext } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
 import type { AuthContext } from "../auth/auth-context.js";
-import type { GraphQLContext } from "../graphql/context.js";
+import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { getSchema } from "../graphql/schema.js";
 import type { Guards } from "../guards/guards.js";
@@ -29,6 +29,7 @@ export interface AppDependencies {
   prisma: PrismaClient;
   health: HealthDependencies;
   guards: Guards;
+  services: ServiceHandles;
   config: Pick<Config, "publicBaseUrl">;
 }
 
@@ -113,7 +114,7 @@ export function createApp(dependencies: AppDependencies) {
     await meter.charge(1);
     await meter.loadQuota();
 
-    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards };
+    const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards, services: dependencies.services };
     const idempotencyKey = request.headers.get("idempotency-key");
     if (idempotencyKey === null || !UNSAFE_METHODS.has(request.method)) return execute(request, url, graphqlContext, serverContext);
 

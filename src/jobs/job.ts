@@ -3,10 +3,14 @@
 import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
+import type { OutboundGuard } from "../outbound/url-guard.js";
 
 export interface JobDependencies {
   prisma: PrismaClient;
   config: Config;
+  outbound: OutboundGuard;
+  /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
+  enqueue(job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }
 
 export interface JobDefinition<P extends z.ZodType = z.ZodType> {

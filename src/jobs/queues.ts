@@ -6,6 +6,8 @@ import { currentRequestContext } from "../context/request-context.js";
 import type { JobDefinition, JobDependencies } from "./job.js";
 import { JOBS, jobByName } from "./registry.js";
 import type { z } from "zod";
+import { Dispatcher } from "../webhooks/dispatcher.js";
+import type { LiveEvent } from "../events/live.js";
 
 function connectionFor(redisUrl: string): ConnectionOptions {
   // BullMQ workers block on Redis; they need their own connections and no retry cap.
@@ -48,8 +50,14 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
-/** Starts a worker per job and the schedules of repeating jobs. */
-export async function startWorkers(queues: JobQueues, redisUrl: string, dependencies: JobDependencies): Promise<RunningWorkers> {
+/** Starts a worker per job, the schedules of repeating jobs, and the webhook dispatcher. */
+export async function startWorkers(
+  queues: JobQueues,
+  redisUrl: string,
+  base: Omit<JobDependencies, "enqueue">,
+  publish?: (workspaceId: string, event: LiveEvent) => void,
+): Promise<RunningWorkers> {
+  const dependencies: JobDependencies = { ...base, enqueue: (job, payload, options) => queues.enqueue(job, payload, options) };
   const workers = JOBS.map(
     (job) =>
       new Worker(
@@ -70,8 +78,11 @@ export async function startWorkers(queues: JobQueues, redisUrl: string, dependen
   for (const job of JOBS.filter((candidate) => candidate.every)) {
     await queues.queue(job.name).upsertJobScheduler(`${job.name}:schedule`, { every: job.every!.milliseconds }, { name: job.name, data: job.every!.payload });
   }
+  const dispatcher = new Dispatcher({ prisma: base.prisma, intervalMs: base.config.dispatchIntervalMs, enqueue: dependencies.enqueue, publish });
+  dispatcher.start();
   return {
     async close() {
+      await dispatcher.stop();
       await Promise.all(workers.map((worker) => worker.close()));
     },
   };

@@ -1,8 +1,9 @@
 // Every job the workers run. Adding one is adding its definition here.
 import type { JobDefinition } from "./job.js";
 import { pruneJob } from "../maintenance/prune-job.js";
+import { deliverJob } from "../webhooks/deliver-job.js";
 
-export const JOBS: readonly JobDefinition[] = [pruneJob];
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob];
 
 export function jobByName(name: string): JobDefinition | undefined {
   return JOBS.find((job) => job.name === name);

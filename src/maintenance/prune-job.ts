@@ -1,6 +1,12 @@
-// Retention: request-log entries older than the configured number of days are deleted, hourly.
+// Retention, hourly: request-log entries older than the configured days; webhook deliveries (and
+// their attempts) older than 7 days; delivered events older than 30 days.
 import { z } from "zod";
 import { defineJob } from "../jobs/job.js";
+
+/** Contract 8: delivery log retention. */
+const DELIVERY_RETENTION_MS = 7 * 86_400_000;
+/** Events stay readable (GET /events) this long after they were delivered. */
+const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 export const pruneJob = defineJob({
   name: "maintenance.prune",
@@ -10,6 +16,8 @@ export const pruneJob = defineJob({
   async handler(_payload, { prisma, config }) {
     const cutoff = new Date(Date.now() - config.requestLogRetentionDays * 86_400_000);
     const { count } = await prisma.requestLog.deleteMany({ where: { created_at: { lt: cutoff } } });
-    return { request_logs_deleted: count, cutoff: cutoff.toISOString() };
+    const deliveries = await prisma.webhookDelivery.deleteMany({ where: { created_at: { lt: new Date(Date.now() - DELIVERY_RETENTION_MS) } } });
+    const events = await prisma.outboxEvent.deleteMany({ where: { dispatched_at: { not: null }, created_at: { lt: new Date(Date.now() - EVENT_RETENTION_MS) } } });
+    return { request_logs_deleted: count, deliveries_deleted: deliveries.count, events_deleted: events.count, cutoff: cutoff.toISOString() };
   },
 });

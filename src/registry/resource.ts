@@ -11,7 +11,7 @@ export type RouteKind = "list" | "get" | "create" | "update" | "delete";
 /** A field computed from a relation rather than stored in a column (e.g. a video's folder_ids). */
 export interface VirtualField {
   /** GraphQL output type of the field. */
-  graphqlType: "StringList";
+  graphqlType: "StringList" | "JSON";
   description: string;
   /** Prisma selection that loads what resolve needs. */
   select: Record<string, unknown>;
@@ -39,8 +39,10 @@ export interface ResourceDefinition {
   name: string;
   /** `object` of a single record and the `<kind>.created` event family: `video`. */
   kind: string;
-  /** Prisma model and GraphQL type name: `Video`. */
+  /** Prisma model, and the GraphQL type name unless typeName says otherwise: `Video`. */
   model: string;
+  /** GraphQL type name when it differs from the model (OutboxEvent is served as Event). */
+  typeName?: string;
   /** The id as the API names it (table 2.2), in paths, bodies and GraphQL. */
   idField: string;
   /** The Prisma field holding the id, when the API name is not a legal Prisma name (`_id`). */
@@ -76,6 +78,11 @@ export interface ResourceDefinition {
    * voices); a workspace still owns and alone can change its own rows. Default `workspace`.
    */
   visibility?: "workspace" | "shared";
+  /**
+   * GraphQL-only fields beyond the record's own (e.g. a webhook endpoint's `secret`, present only
+   * in the answer that reveals it). REST record selections never carry them.
+   */
+  graphqlExtras?: Readonly<Record<string, { description: string; resolve(row: Record<string, unknown>): string | null }>>;
   /** Fills service-set columns on create (e.g. the creating key as owner). */
   stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
   description: string;

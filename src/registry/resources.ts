@@ -19,6 +19,8 @@ import { voices } from "../voices/resource.js";
 import { creditTransactions } from "../credits/resource.js";
 import { requestLogs } from "../logs/resource.js";
 import { apiKeys } from "../api-keys/resource.js";
+import { webhookEndpoints, webhookDeliveries } from "../webhooks/resource.js";
+import { events } from "../events/resource.js";
 
 export const RESOURCES: readonly ResourceDefinition[] = [
   videos,
@@ -47,8 +49,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   playgroundGenerations,
 ];
 
-/** Resources of the platform itself, beyond table 2.2 (the request log, API keys). */
-export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys];
+/** Resources of the platform itself, beyond table 2.2 (request log, API keys, webhooks, events). */
+export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys, webhookEndpoints, webhookDeliveries, events];
 
 /** Everything served: GraphQL types and fields, REST routes, OpenAPI, discovery. */
 export const SERVED_RESOURCES: readonly ResourceDefinition[] = [...RESOURCES, ...PLATFORM_RESOURCES];

@@ -4,6 +4,11 @@ import type { ModelField } from "../registry/datamodel.js";
 import { scalarFields } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 
+/** The GraphQL type name of a resource's records (and the stem of its list, input and filter types). */
+export function typeNameOf(resource: ResourceDefinition): string {
+  return resource.typeName ?? resource.model;
+}
+
 /** The Prisma field holding the record's id. */
 export function idColumn(resource: ResourceDefinition): string {
   return resource.idColumn ?? resource.idField;

@@ -4,6 +4,7 @@
 import { builder } from "../graphql/builder.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "./filters.js";
+import { typeNameOf } from "./fields.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
@@ -78,13 +79,13 @@ export function defineFilterInput(resource: ResourceDefinition): unknown {
   const nestedInputs = new Map(
     [...nested].map(([column, keys]) => [
       column,
-      loose.inputType(`${resource.model}${pascal(column)}Filter`, {
+      loose.inputType(`${typeNameOf(resource)}${pascal(column)}Filter`, {
         description: `Filters on keys of ${column}.`,
         fields: (t: any) => Object.fromEntries(keys.map((key) => [key, t.field({ type: operatorInput("string") })])),
       }),
     ]),
   );
-  return loose.inputType(`${resource.model}Filter`, {
+  return loose.inputType(`${typeNameOf(resource)}Filter`, {
     description: `Filters on ${resource.name}; all given fields must match.`,
     fields: (t: any) => ({
       ...Object.fromEntries(fields.filter((field) => !field.json).map((field) => [field.name, t.field({ type: operatorInput(field.kind) })])),

@@ -5,7 +5,7 @@ import { builder } from "../graphql/builder.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
-import { apiFieldName, idColumn, publicColumns } from "./fields.js";
+import { apiFieldName, idColumn, publicColumns, typeNameOf } from "./fields.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
 import { listRecords, type ListArgs, type ListPage } from "./list.js";
 import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
@@ -34,6 +34,7 @@ function exposeColumn(t: AnyFieldBuilder, resource: ResourceDefinition, column: 
 
 function defineRecordType(resource: ResourceDefinition) {
   return loose.prismaObject(resource.model, {
+    name: typeNameOf(resource),
     description: resource.description,
     // Select mode: a query loads only the columns its selection needs.
     select: { [idColumn(resource)]: true },
@@ -43,7 +44,11 @@ function defineRecordType(resource: ResourceDefinition) {
       };
       for (const column of publicColumns(resource)) fields[apiFieldName(resource, column.name)] = exposeColumn(t, resource, column);
       for (const [name, field] of Object.entries(resource.virtualFields ?? {})) {
-        fields[name] = t.stringList({ description: field.description, select: field.select, resolve: (row: Record<string, unknown>) => field.resolve(row) });
+        const options = { description: field.description, select: field.select, resolve: (row: Record<string, unknown>) => field.resolve(row) };
+        fields[name] = field.graphqlType === "JSON" ? t.field({ type: "JSON", ...options }) : t.stringList(options);
+      }
+      for (const [name, extra] of Object.entries(resource.graphqlExtras ?? {})) {
+        fields[name] = t.string({ nullable: true, description: extra.description, resolve: (row: Record<string, unknown>) => extra.resolve(row) });
       }
       // Referenced records, loaded in the same planned query (no N+1), each behind its own
       // resource's read scope.
@@ -62,7 +67,7 @@ function defineRecordType(resource: ResourceDefinition) {
 }
 
 function defineListType(resource: ResourceDefinition, recordType: unknown) {
-  return builder.objectRef<ListPage>(`${resource.model}List`).implement({
+  return builder.objectRef<ListPage>(`${typeNameOf(resource)}List`).implement({
     description: `A page of ${resource.name}.`,
     fields: (t) => ({
       object: t.string({ description: "Always 'list'.", resolve: () => "list" }),
@@ -75,7 +80,7 @@ function defineListType(resource: ResourceDefinition, recordType: unknown) {
 }
 
 function defineDeletionType(resource: ResourceDefinition) {
-  return builder.objectRef<Deletion>(`${resource.model}Deletion`).implement({
+  return builder.objectRef<Deletion>(`${typeNameOf(resource)}Deletion`).implement({
     description: `Confirms that a ${resource.kind} was deleted.`,
     fields: (t) => ({
       object: t.exposeString("object"),
@@ -86,7 +91,7 @@ function defineDeletionType(resource: ResourceDefinition) {
 }
 
 function defineInputScalar(resource: ResourceDefinition, mode: "create" | "update") {
-  return loose.scalarType(`${resource.model}${mode === "create" ? "Create" : "Update"}Input`, {
+  return loose.scalarType(`${typeNameOf(resource)}${mode === "create" ? "Create" : "Update"}Input`, {
     description: inputSchemaDescription(resource, mode),
     // Validation happens in the resolver, after the scope check, so that a key without the
     // scope learns nothing about the payload rules and both surfaces report 422 identically.

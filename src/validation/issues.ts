@@ -67,6 +67,11 @@ function typeName(expected: string): string {
 export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const issue of error.issues) {
+    // Whatever rule a missing field broke (a type, an enum, a union), it is reported as missing.
+    if (issue.code !== "unrecognized_keys" && issue.code !== "custom" && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+      issues.push({ path: dotted(issue.path), message: "This field is required.", type: "any.required" });
+      continue;
+    }
     switch (issue.code) {
       case "unrecognized_keys": {
         const allowed = allowedKeysAt(schema, issue.path);

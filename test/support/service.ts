@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, inject } from "vitest";
 import path from "node:path";
 import os from "node:os";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig, type Config } from "../../src/config.js";
 import { startService, type RunningService } from "../../src/service.js";
 import { createApiKey } from "../../src/auth/key-service.js";
 import { createWorkspace } from "../../src/workspaces/workspace-service.js";
@@ -14,8 +14,8 @@ export interface TestService {
   readonly service: RunningService;
 }
 
-/** Starts one service for the current test file. */
-export function useService(): TestService {
+/** Starts one service for the current test file; `overrides` adjust its configuration. */
+export function useService(overrides: Partial<Config> = {}): TestService {
   let running: RunningService | undefined;
   beforeAll(async () => {
     running = await startService({
@@ -26,6 +26,7 @@ export function useService(): TestService {
       dataDir: path.join(os.tmpdir(), "cutroom-test-data"),
       printStartupKey: false,
       runWorkers: false,
+      ...overrides,
     });
   });
   afterAll(async () => {

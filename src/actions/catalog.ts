@@ -1,0 +1,141 @@
+// The action catalog (contract document 2), declared once as data: name, method, scopes (all of
+// them required), credit flag and price, extra events, strict input schema, rate-limit weight and
+// test-mode behaviour of each of the 151 actions. The action framework derives the GraphQL fields,
+// the REST routes /api/v1/actions/{name}, OpenAPI, scope checks, credit charging and events from
+// it. Rules: docs/actions.md; prices: docs/credits.md. One file per family under ./catalog/.
+import type { z } from "zod";
+import { ACCOUNT_ACTIONS } from "./catalog/account.js";
+import { AGENTS_ACTIONS } from "./catalog/agents.js";
+import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
+import { ASSETS_ACTIONS } from "./catalog/assets.js";
+import { CHARACTERS_ACTIONS } from "./catalog/characters.js";
+import { FACELESS_ACTIONS } from "./catalog/faceless.js";
+import { FLOWS_ACTIONS } from "./catalog/flows.js";
+import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
+import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
+import { IMAGES_ACTIONS } from "./catalog/images.js";
+import { INSTRUCTIONS_ACTIONS } from "./catalog/instructions.js";
+import { MUSIC_ACTIONS } from "./catalog/music.js";
+import { PLAYGROUND_ACTIONS } from "./catalog/playground.js";
+import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
+import { RENDERS_ACTIONS } from "./catalog/renders.js";
+import { SCRIPTS_ACTIONS } from "./catalog/scripts.js";
+import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
+import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
+import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
+import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
+import { TOOLS_ACTIONS } from "./catalog/tools.js";
+import { VIDEOS_ACTIONS } from "./catalog/videos.js";
+import { VIDEOS_AI_ACTIONS } from "./catalog/videos_ai.js";
+import { VOICE_PROJECTS_ACTIONS } from "./catalog/voice_projects.js";
+import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
+
+export {
+  PRICE_UNITS, VIDEO_FIELDS, VIDEO_FORMATS, PARAGRAPH_ROLES, EXPORT_FORMATS, STYLE_RULE_KINDS, SOURCE_FIDELITIES,
+} from "./catalog/define.js";
+export type {
+  ActionDefinition, ActionInput, ActionMethod, ActionPrice, ActionTestMode, ActionWeight, PriceUnit, VideoFieldsMarker,
+} from "./catalog/define.js";
+
+/** Every action, in the catalog's order (sections 4.2 to 4.10). */
+export const ACTIONS: readonly ActionDefinition[] = Object.freeze([
+  // 4.2 renders, videos, timeline, subtitles
+  ...RENDERS_ACTIONS,
+  ...VIDEOS_ACTIONS,
+  ...TIMELINE_ACTIONS,
+  ...SUBTITLES_ACTIONS,
+  // 4.3 generation, agents, music, characters
+  ...IMAGES_ACTIONS,
+  ...VIDEOS_AI_ACTIONS,
+  ...AGENTS_ACTIONS,
+  ...GENERATIONS_ACTIONS,
+  ...MUSIC_ACTIONS,
+  ...CHARACTERS_ACTIONS,
+  // 4.4 faceless videos, smart groups, slideshows
+  ...FACELESS_ACTIONS,
+  ...SMART_GROUPS_ACTIONS,
+  ...SLIDESHOWS_ACTIONS,
+  // 4.5 tools
+  ...TOOLS_ACTIONS,
+  // 4.6 flows, publishing, account
+  ...FLOWS_ACTIONS,
+  ...PUBLISHING_ACTIONS,
+  ...ACCOUNT_ACTIONS,
+  // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
+  ...IMAGE_AGENTS_ACTIONS,
+  ...APP_SCREENSHOTS_ACTIONS,
+  ...VOICE_PROJECTS_ACTIONS,
+  ...PLAYGROUND_ACTIONS,
+  ...INSTRUCTIONS_ACTIONS,
+  ...ASSETS_ACTIONS,
+  // 4.8 - 4.10 scripts
+  ...SCRIPTS_ACTIONS,
+]);
+
+const byName = new Map(ACTIONS.map((action) => [action.name, action]));
+
+export function actionByName(name: string): ActionDefinition | undefined {
+  return byName.get(name);
+}
+
+export const ACTION_NAMES: readonly string[] = ACTIONS.map((action) => action.name);
+
+/** Input field names of an action (the strict schema's keys), or the video marker. */
+export function actionInputFields(action: ActionDefinition): readonly string[] | typeof VIDEO_FIELDS {
+  return action.input === VIDEO_FIELDS ? VIDEO_FIELDS : Object.keys(action.input.shape);
+}
+
+function isOptionalField(schema: z.ZodType): boolean {
+  return schema.safeParse(undefined).success;
+}
+
+/** Fields an action requires (a missing one gives 422 any.required); [] for the video marker. */
+export function requiredInputFields(action: ActionDefinition): readonly string[] {
+  if (action.input === VIDEO_FIELDS) return [];
+  return Object.entries(action.input.shape as Record<string, z.ZodType>)
+    .filter(([, schema]) => !isOptionalField(schema))
+    .map(([field]) => field);
+}
+
+/** Fields of which at least one must be sent (e.g. `image_url` or `image_base64`), or []. */
+export function oneOfInputFields(action: ActionDefinition): readonly string[] {
+  return action.input === VIDEO_FIELDS ? [] : (oneOfFields(action.input) ?? []);
+}
+
+/**
+ * The catalog's own invariants, checked when it loads: unique names, a price exactly on credit
+ * actions (whole, positive, its unit fields present in the input), an execute scope on every credit
+ * action (contract 1: `write` never implies `execute`), and the weight rule's floor.
+ */
+function assertCatalog(actions: readonly ActionDefinition[]): void {
+  const seen = new Set<string>();
+  for (const action of actions) {
+    const problem = (message: string) => new Error(`Action catalog: ${action.name}: ${message}`);
+    if (seen.has(action.name)) throw problem("declared twice");
+    seen.add(action.name);
+    if (!/^[a-z_]+\.[a-z_]+$/.test(action.name)) throw problem("a name is <family>.<name> in snake_case");
+    if (action.scopes.length === 0) throw problem("no scope");
+    const fields = action.input === VIDEO_FIELDS ? [] : Object.keys(action.input.shape);
+    if (action.credits) {
+      const { price } = action;
+      if (!Number.isInteger(price.credits) || price.credits < 1) throw problem("price.credits must be a whole positive number");
+      if (price.per !== undefined && !PRICE_UNITS.includes(price.per)) throw problem(`unknown price unit ${price.per}`);
+      for (const field of [price.unit_field, price.times_field]) {
+        if (field !== undefined && !fields.includes(field)) throw problem(`price field ${field} is not an input field`);
+      }
+      if ((price.per ?? "call") === "call" && (price.unit_field || price.times_field || price.max_units)) {
+        throw problem("a per-call price takes no unit fields");
+      }
+      if (price.max_units !== undefined && (!Number.isInteger(price.max_units) || price.max_units < 1)) {
+        throw problem("price.max_units must be a whole positive number");
+      }
+      if (!action.scopes.some((scope) => scope.endsWith(":execute"))) throw problem("spends credits without an execute scope");
+      if (action.weight < 1) throw problem("weight below 1");
+    } else {
+      if (action.price !== undefined) throw problem("a price on an action that spends no credits");
+      if (action.weight !== 1) throw problem("an action that spends no credits weighs 1");
+    }
+  }
+}
+
+assertCatalog(ACTIONS);

@@ -1,0 +1,28 @@
+// Live events across processes: the dispatcher (in a worker) publishes each event once through
+// Redis; every API process relays them to its GraphQL subscribers.
+import { createPubSub } from "graphql-yoga";
+import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
+import { Redis } from "ioredis";
+import type { eventEnvelope } from "../webhooks/envelope.js";
+
+export type LiveEvent = ReturnType<typeof eventEnvelope>;
+
+export function createLiveEvents(redisUrl: string) {
+  const publishClient = new Redis(redisUrl, { lazyConnect: false });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  const pubsub = createPubSub<{ "workspace-events": [workspaceId: string, event: LiveEvent] }>({
+    eventTarget: createRedisEventTarget({ publishClient, subscribeClient }),
+  });
+  return {
+    pubsub,
+    publish(workspaceId: string, event: LiveEvent) {
+      pubsub.publish("workspace-events", workspaceId, event);
+    },
+    close() {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  };
+}
+
+export type LiveEvents = ReturnType<typeof createLiveEvents>;

@@ -1,0 +1,30 @@
+// webhooks.deliver: one attempt of one delivery. The job id names the delivery and its attempt,
+// so the dispatcher can re-enqueue a due delivery (after a restart, or a Redis flush) without
+// sending it twice; the claim in delivery.ts makes a duplicate job a no-op.
+import { z } from "zod";
+import { defineJob } from "../jobs/job.js";
+import { attemptDelivery, claimDelivery } from "./delivery.js";
+
+export const deliverJob = defineJob({
+  name: "webhooks.deliver",
+  payload: z.strictObject({ delivery_id: z.string(), request_id: z.string().optional() }),
+  attempts: 1,
+  async handler({ delivery_id }, dependencies) {
+    const { prisma, config, outbound } = dependencies;
+    const settings = { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs };
+    const claimed = await claimDelivery(prisma, delivery_id, config.webhookTimeoutMs + 30_000);
+    if (!claimed) return { skipped: "not due or held elsewhere" };
+    const outcome = await attemptDelivery(prisma, outbound, settings, claimed);
+    if (outcome.next_attempt_at) {
+      await dependencies.enqueue(deliverJob, { delivery_id }, {
+        jobId: deliveryJobId(delivery_id, outcome.attempt_number + 1),
+        delay: Math.max(0, outcome.next_attempt_at.getTime() - Date.now()),
+      });
+    }
+    return outcome;
+  },
+});
+
+export function deliveryJobId(deliveryId: string, attemptNumber: number): string {
+  return `${deliveryId}-${attemptNumber}`;
+}

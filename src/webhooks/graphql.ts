@@ -1,0 +1,117 @@
+// GraphQL fields (and, through Sofa, REST routes) for managing webhook endpoints: register,
+// change, rotate the secret, delete, test, resend a delivery, recover failed deliveries.
+// Listing endpoints and reading the delivery log come from the resource declarations.
+import { builder } from "../graphql/builder.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import { definePlatformOperation } from "../registry/operations.js";
+import {
+  createEndpoint, deleteEndpoint, recoverDeliveries, resendDelivery, rotateEndpointSecret, testEndpoint, updateEndpoint,
+  type TestResult,
+} from "./service.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const loose = builder as any;
+
+const WebhookInput = loose.scalarType("WebhookEndpointInput", {
+  description:
+    "A JSON object. Create: url (https, public), events (names, families such as video.*, or *), description, enabled. " +
+    "Update: the same, each optional. Rotate: grace_period_seconds (0 to 604800, default 86400). Recover: since (ISO 8601).",
+  serialize: (value: unknown) => value,
+  parseValue: (value: unknown) => value,
+});
+
+const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path: string, scope: "write" | "delete", description: string, input: "body" | "none" = "body", successStatus: 200 | 201 = 200) =>
+  definePlatformOperation({ rootType: "Mutation", fieldName, method, path, scopes: [`webhooks:${scope}`], successStatus, input, tag: "webhooks", description });
+
+const create = operation("create_webhook_endpoint", "POST", "/webhooks", "write", "Register an endpoint. The answer carries the signing secret, this once.", "body", 201);
+const update = operation("update_webhook_endpoint", "PATCH", "/webhooks/:endpoint_id", "write", "Change an endpoint's url, events, description or enabled; re-enabling resets its failure count.");
+const remove = operation("delete_webhook_endpoint", "DELETE", "/webhooks/:endpoint_id", "delete", "Delete an endpoint and its delivery log.", "none");
+const rotate = operation("rotate_webhook_secret", "POST", "/webhooks/:endpoint_id/rotate_secret", "write", "Replace the signing secret; during the grace period deliveries carry a v1 signature for each secret.");
+const test = operation("test_webhook_endpoint", "POST", "/webhooks/:endpoint_id/test", "write", "Send a real signed webhook.test now and report the endpoint's status, timing and a short sanitised excerpt of its answer.", "none");
+const resend = operation("resend_webhook_delivery", "POST", "/webhooks/:endpoint_id/deliveries/:delivery_id/resend", "write", "Send one delivery again (same delivery id).", "none");
+const recover = operation("recover_webhook_deliveries", "POST", "/webhooks/:endpoint_id/recover", "write", "Send again every failed delivery of the endpoint created since `since`.");
+
+const Deletion = builder.objectRef<{ object: string; endpoint_id: string; deleted: true }>("WebhookEndpointDeletion").implement({
+  fields: (t) => ({ object: t.exposeString("object"), endpoint_id: t.exposeID("endpoint_id"), deleted: t.exposeBoolean("deleted") }),
+});
+
+const TestReport = builder.objectRef<TestResult>("WebhookTest").implement({
+  description: "What the endpoint answered to a test send.",
+  fields: (t) => ({
+    object: t.exposeString("object"),
+    endpoint_id: t.exposeID("endpoint_id"),
+    event_id: t.exposeID("event_id"),
+    delivery_id: t.exposeID("delivery_id"),
+    succeeded: t.exposeBoolean("succeeded"),
+    status_code: t.exposeInt("status_code", { nullable: true }),
+    duration_ms: t.exposeFloat("duration_ms"),
+    error: t.exposeString("error", { nullable: true, description: "timeout, connection_failed, address_not_public, ... when no HTTP answer came" }),
+    response_excerpt: t.exposeString("response_excerpt", { nullable: true, description: "At most 200 printable characters of the answer." }),
+  }),
+});
+
+const Recovery = builder.objectRef<{ object: string; endpoint_id: string; since: string; requeued: number; delivery_ids: string[] }>("WebhookRecovery").implement({
+  fields: (t) => ({
+    object: t.exposeString("object"),
+    endpoint_id: t.exposeID("endpoint_id"),
+    since: t.exposeString("since"),
+    requeued: t.exposeInt("requeued"),
+    delivery_ids: t.exposeStringList("delivery_ids"),
+  }),
+});
+
+const scopes = (declared: { scopes: readonly string[] }) => ({ scopes: declared.scopes });
+const endpointArg = (t: any) => ({ endpoint_id: t.arg.id({ required: true }) });
+
+loose.mutationFields((t: any) => ({
+  [create.fieldName]: t.prismaField({
+    type: "WebhookEndpoint",
+    description: create.description,
+    authScopes: scopes(create),
+    args: { input: t.arg({ type: WebhookInput, required: true }) },
+    resolve: (query: never, _root: unknown, args: { input: unknown }, context: GraphQLContext) => createEndpoint(context, args.input, query),
+  }),
+  [update.fieldName]: t.prismaField({
+    type: "WebhookEndpoint",
+    description: update.description,
+    authScopes: scopes(update),
+    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput, required: true }) },
+    resolve: (query: never, _root: unknown, args: { endpoint_id: string; input: unknown }, context: GraphQLContext) => updateEndpoint(context, String(args.endpoint_id), args.input, query),
+  }),
+  [remove.fieldName]: t.field({
+    type: Deletion,
+    description: remove.description,
+    authScopes: scopes(remove),
+    args: endpointArg(t),
+    resolve: (_root: unknown, args: { endpoint_id: string }, context: GraphQLContext) => deleteEndpoint(context, String(args.endpoint_id)),
+  }),
+  [rotate.fieldName]: t.prismaField({
+    type: "WebhookEndpoint",
+    description: rotate.description,
+    authScopes: scopes(rotate),
+    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput }) },
+    resolve: (query: never, _root: unknown, args: { endpoint_id: string; input?: unknown }, context: GraphQLContext) => rotateEndpointSecret(context, String(args.endpoint_id), args.input ?? {}, query),
+  }),
+  [test.fieldName]: t.field({
+    type: TestReport,
+    description: test.description,
+    authScopes: scopes(test),
+    args: endpointArg(t),
+    resolve: (_root: unknown, args: { endpoint_id: string }, context: GraphQLContext) => testEndpoint(context, String(args.endpoint_id)),
+  }),
+  [resend.fieldName]: t.prismaField({
+    type: "WebhookDelivery",
+    description: resend.description,
+    authScopes: scopes(resend),
+    args: { ...endpointArg(t), delivery_id: t.arg.id({ required: true }) },
+    resolve: (query: never, _root: unknown, args: { endpoint_id: string; delivery_id: string }, context: GraphQLContext) =>
+      resendDelivery(context, String(args.endpoint_id), String(args.delivery_id), query),
+  }),
+  [recover.fieldName]: t.field({
+    type: Recovery,
+    description: recover.description,
+    authScopes: scopes(recover),
+    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput, required: true }) },
+    resolve: (_root: unknown, args: { endpoint_id: string; input: unknown }, context: GraphQLContext) => recoverDeliveries(context, String(args.endpoint_id), args.input),
+  }),
+}));

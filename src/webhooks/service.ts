@@ -1,0 +1,196 @@
+// Webhook endpoints (contract 4.8): register, change, rotate the secret, delete, send a test,
+// resend one delivery, recover failed ones. URLs pass the outbound guard at registration (and
+// again at every delivery, inside the connection).
+import { z } from "zod";
+import type { GraphQLContext } from "../graphql/context.js";
+import { ApiError, notFound } from "../errors/api-error.js";
+import { inWriteTransaction, type Tx } from "../db/transaction.js";
+import { parseOrThrow, validationFailed } from "../validation/issues.js";
+import { newId } from "../ids.js";
+import { isKnownPattern } from "../events/catalog.js";
+import { UrlBlockedError } from "../outbound/url-guard.js";
+import { recordEvent } from "../outbox/record-event.js";
+import { newSigningSecret } from "./signature.js";
+import { attemptDelivery, claimDelivery, type AttemptOutcome } from "./delivery.js";
+import { deliverJob, deliveryJobId } from "./deliver-job.js";
+
+const MAX_GRACE_SECONDS = 7 * 86_400;
+const DEFAULT_GRACE_SECONDS = 86_400;
+
+const eventPattern = z.string().superRefine((value, context) => {
+  if (!isKnownPattern(value)) context.addIssue({ code: "custom", message: `'${value}' is not an event name, a family (video.*) or *.`, params: { type: "any.only" } });
+});
+
+const createSchema = z.strictObject({
+  url: z.string().max(2048),
+  events: z.array(eventPattern).min(1).max(100),
+  description: z.string().max(500).nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+const updateSchema = z.strictObject({
+  url: z.string().max(2048).optional(),
+  events: z.array(eventPattern).min(1).max(100).optional(),
+  description: z.string().max(500).nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+const rotateSchema = z.strictObject({ grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional() });
+const recoverSchema = z.strictObject({ since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)) });
+
+type Row = Record<string, unknown>;
+type Query = { select?: Record<string, unknown> };
+
+async function checkUrl(context: GraphQLContext, url: string): Promise<void> {
+  try {
+    await context.services.outbound.assertAllowed(url);
+  } catch (error) {
+    if (!(error instanceof UrlBlockedError)) throw error;
+    throw validationFailed([{ path: "url", message: error.message, type: `url.${error.reason}` }]);
+  }
+}
+
+async function loadEndpoint(client: Tx | GraphQLContext["prisma"], context: GraphQLContext, endpointId: string) {
+  const endpoint = await client.webhookEndpoint.findUnique({ where: { endpoint_id: endpointId } });
+  if (!endpoint) throw notFound("webhook endpoint", endpointId, "endpoint_id");
+  if (endpoint.workspace_id !== context.auth.workspaceId) {
+    throw new ApiError("workspace_mismatch", `The webhook endpoint '${endpointId}' belongs to another workspace.`, { param: "endpoint_id" });
+  }
+  return endpoint;
+}
+
+function reload(tx: Tx, endpointId: string, query: Query): Promise<Row> {
+  return tx.webhookEndpoint.findUniqueOrThrow({ ...query, where: { endpoint_id: endpointId } }) as Promise<Row>;
+}
+
+export async function createEndpoint(context: GraphQLContext, raw: unknown, query: Query): Promise<Row> {
+  const input = parseOrThrow(createSchema, raw);
+  await checkUrl(context, input.url);
+  const secret = newSigningSecret();
+  const endpointId = newId("webhook_endpoint");
+  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+    await tx.webhookEndpoint.create({
+      data: {
+        endpoint_id: endpointId,
+        workspace_id: context.auth.workspaceId,
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        enabled: input.enabled ?? true,
+        signing_secret: secret,
+      },
+    });
+    return { ...(await reload(tx, endpointId, query)), revealed_secret: secret };
+  });
+}
+
+export async function updateEndpoint(context: GraphQLContext, endpointId: string, raw: unknown, query: Query): Promise<Row> {
+  await loadEndpoint(context.prisma, context, endpointId);
+  const input = parseOrThrow(updateSchema, raw);
+  if (input.url !== undefined) await checkUrl(context, input.url);
+  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+    const endpoint = await loadEndpoint(tx, context, endpointId);
+    // Re-enabling starts the failure count over (contract 3).
+    const reEnabled = input.enabled === true && !endpoint.enabled;
+    await tx.webhookEndpoint.update({
+      where: { endpoint_id: endpointId },
+      data: { ...input, ...(reEnabled && { consecutive_failures: 0, disabled_reason: null }), ...(input.enabled === false && { disabled_reason: "disabled_by_client" }) },
+    });
+    return reload(tx, endpointId, query);
+  });
+}
+
+export async function rotateEndpointSecret(context: GraphQLContext, endpointId: string, raw: unknown, query: Query): Promise<Row> {
+  await loadEndpoint(context.prisma, context, endpointId);
+  const input = parseOrThrow(rotateSchema, raw ?? {});
+  const grace = input.grace_period_seconds ?? DEFAULT_GRACE_SECONDS;
+  const secret = newSigningSecret();
+  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+    const endpoint = await loadEndpoint(tx, context, endpointId);
+    await tx.webhookEndpoint.update({
+      where: { endpoint_id: endpointId },
+      data: {
+        signing_secret: secret,
+        previous_signing_secret: grace > 0 ? endpoint.signing_secret : null,
+        previous_secret_expires_at: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
+      },
+    });
+    return { ...(await reload(tx, endpointId, query)), revealed_secret: secret };
+  });
+}
+
+export async function deleteEndpoint(context: GraphQLContext, endpointId: string) {
+  await loadEndpoint(context.prisma, context, endpointId);
+  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+    await loadEndpoint(tx, context, endpointId);
+    await tx.webhookEndpoint.delete({ where: { endpoint_id: endpointId } });
+    return { object: "webhook_endpoint", endpoint_id: endpointId, deleted: true as const };
+  });
+}
+
+export interface TestResult extends AttemptOutcome {
+  object: "webhook_test";
+  endpoint_id: string;
+  event_id: string;
+}
+
+/**
+ * Sends a real signed `webhook.test` now and reports how the endpoint answered: status, timing
+ * and at most a short, sanitised excerpt of its answer. The send is logged like any delivery.
+ */
+export async function testEndpoint(context: GraphQLContext, endpointId: string): Promise<TestResult> {
+  const endpoint = await loadEndpoint(context.prisma, context, endpointId);
+  if (!context.auth.livemode) {
+    throw new ApiError("test_mode_unsupported", "A test send reaches a real endpoint and is logged; use a live key.");
+  }
+  const deliveryId = newId("webhook_delivery");
+  const eventId = await context.prisma.$transaction(async (tx) => {
+    const id = await recordEvent(tx, {
+      workspaceId: context.auth.workspaceId,
+      type: "webhook.test",
+      livemode: true,
+      data: { object: { object: "webhook_test", endpoint_id: endpointId, message: "A test event sent from the API." } },
+    });
+    // Sent here and now, to this endpoint only: the dispatcher leaves it alone.
+    await tx.outboxEvent.update({ where: { event_id: id }, data: { dispatched_at: new Date() } });
+    await tx.webhookDelivery.create({
+      data: { delivery_id: deliveryId, workspace_id: context.auth.workspaceId, endpoint_id: endpoint.endpoint_id, event_id: id, event_type: "webhook.test" },
+    });
+    return id;
+  });
+  const claimed = await claimDelivery(context.prisma, deliveryId, context.services.webhookSettings.timeoutMs + 30_000, true);
+  if (!claimed) throw new Error(`test delivery ${deliveryId} could not be claimed`);
+  // One attempt only: a test is not retried.
+  const outcome = await attemptDelivery(context.prisma, context.services.outbound, { ...context.services.webhookSettings, retrySeconds: [] }, claimed);
+  const excerpt = outcome.response_excerpt === null ? null : outcome.response_excerpt.slice(0, 200);
+  return { object: "webhook_test", endpoint_id: endpointId, event_id: eventId, ...outcome, response_excerpt: excerpt };
+}
+
+async function requeue(context: GraphQLContext, where: Record<string, unknown>): Promise<string[]> {
+  const deliveries = await context.prisma.webhookDelivery.findMany({ where, select: { delivery_id: true, attempt_count: true } });
+  if (deliveries.length === 0) return [];
+  await context.prisma.webhookDelivery.updateMany({
+    where: { delivery_id: { in: deliveries.map((delivery) => delivery.delivery_id) } },
+    data: { status: "pending", next_attempt_at: new Date(), locked_until: null, completed_at: null },
+  });
+  for (const delivery of deliveries) {
+    await context.services.jobs.enqueue(deliverJob, { delivery_id: delivery.delivery_id }, { jobId: deliveryJobId(delivery.delivery_id, delivery.attempt_count + 1) });
+  }
+  return deliveries.map((delivery) => delivery.delivery_id);
+}
+
+export async function resendDelivery(context: GraphQLContext, endpointId: string, deliveryId: string, query: Query): Promise<Row> {
+  await loadEndpoint(context.prisma, context, endpointId);
+  const delivery = await context.prisma.webhookDelivery.findUnique({ where: { delivery_id: deliveryId } });
+  if (!delivery || delivery.endpoint_id !== endpointId) throw notFound("delivery of this endpoint", deliveryId, "delivery_id");
+  if (delivery.status === "delivering") throw new ApiError("conflict", "This delivery is being sent right now; try again in a moment.", { param: "delivery_id" });
+  if (!context.auth.livemode) return (await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } })) as Row;
+  await requeue(context, { delivery_id: deliveryId });
+  return (await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } })) as Row;
+}
+
+export async function recoverDeliveries(context: GraphQLContext, endpointId: string, raw: unknown) {
+  await loadEndpoint(context.prisma, context, endpointId);
+  const { since } = parseOrThrow(recoverSchema, raw);
+  const where = { endpoint_id: endpointId, status: "failed", created_at: { gte: since } };
+  const requeued = context.auth.livemode ? await requeue(context, where) : (await context.prisma.webhookDelivery.findMany({ where, select: { delivery_id: true } })).map((row) => row.delivery_id);
+  return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: requeued.length, delivery_ids: requeued };
+}
