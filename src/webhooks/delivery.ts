@@ -45,6 +45,11 @@ export function retryDelayMs(retrySeconds: readonly number[], attemptNumber: num
   return Math.round(gap * 1000 * (0.8 + 0.4 * random()));
 }
 
+/** How long a worker holds a delivery: the attempt's timeout and a margin for recording it. */
+export function leaseMs(timeoutMs: number): number {
+  return timeoutMs + 5_000;
+}
+
 interface ClaimedDelivery {
   delivery_id: string;
   workspace_id: string;

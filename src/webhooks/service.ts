@@ -11,7 +11,7 @@ import { isKnownPattern } from "../events/catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";
-import { attemptDelivery, claimDelivery, type AttemptOutcome } from "./delivery.js";
+import { attemptDelivery, claimDelivery, leaseMs, type AttemptOutcome } from "./delivery.js";
 import { deliverJob, deliveryJobId } from "./deliver-job.js";
 
 const MAX_GRACE_SECONDS = 7 * 86_400;
@@ -156,7 +156,7 @@ export async function testEndpoint(context: GraphQLContext, endpointId: string):
     });
     return id;
   });
-  const claimed = await claimDelivery(context.prisma, deliveryId, context.services.webhookSettings.timeoutMs + 30_000, true);
+  const claimed = await claimDelivery(context.prisma, deliveryId, leaseMs(context.services.webhookSettings.timeoutMs), true);
   if (!claimed) throw new Error(`test delivery ${deliveryId} could not be claimed`);
   // One attempt only: a test is not retried.
   const outcome = await attemptDelivery(context.prisma, context.services.outbound, { ...context.services.webhookSettings, retrySeconds: [] }, claimed);
