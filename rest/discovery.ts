@@ -2,7 +2,8 @@
 // scopes open, and the limits that apply (documented in docs/discovery.md).
 import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/auth/auth-context.js";
-import { hasScope } from "../src/auth/scopes.js";
+import { hasScope, missingScopes } from "../src/auth/scopes.js";
+import { LIVE_ACTIONS } from "../src/actions/framework/graphql.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations, requiredScope } from "../src/resources/operations.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
@@ -40,7 +41,16 @@ export function describeKeyAccess(auth: AuthContext) {
     workspace_id: auth.workspaceId,
     key: { key_id: auth.keyId, mode: auth.livemode ? "live" : "test", scopes: auth.scopes },
     resources,
-    actions: [],
+    // Live actions the key's scopes open (every listed scope is needed).
+    actions: LIVE_ACTIONS.filter((action) => missingScopes(auth.scopes, action.scopes).length === 0).map((action) => ({
+      name: action.name,
+      method: action.method,
+      path: `${API_BASE_PATH}/actions/${action.name}`,
+      scopes: action.scopes,
+      credits: action.credits,
+      ...(action.credits && { price: action.price }),
+      test_mode: action.testMode,
+    })),
     limits: {
       page_size: { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
       request_body_bytes: MAX_BODY_BYTES,

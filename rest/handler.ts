@@ -16,6 +16,8 @@ import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
 import { errorResponse, jsonResponse, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
+import { ACTIONS } from "../src/actions/catalog.js";
+import { didYouMean } from "../src/validation/did-you-mean.js";
 import { runBulk } from "./bulk.js";
 import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
@@ -40,6 +42,23 @@ async function readRecordBody(request: Request): Promise<Record<string, unknown>
     throw validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
   }
   return body as Record<string, unknown>;
+}
+
+/** 404 for an unknown path; an action the catalog declares but the service does not run yet says so. */
+function routeNotFound(method: string, path: string): ApiError {
+  const action = /^\/actions\/([^/]+)$/.exec(path)?.[1];
+  if (action) {
+    const declared = ACTIONS.some((candidate) => candidate.name === action);
+    const suggestion = declared ? undefined : didYouMean(action, ACTIONS.map((candidate) => candidate.name));
+    return new ApiError(
+      "not_found",
+      declared
+        ? `The action ${action} is in the catalog but not available yet.`
+        : `No action named ${action}.${suggestion ? ` Did you mean ${suggestion}?` : ""}`,
+      { param: "action", details: { action, available: false, ...(suggestion && { did_you_mean: suggestion }) } },
+    );
+  }
+  return new ApiError("not_found", `No route ${method} ${API_BASE_PATH}${path}.`);
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {
@@ -133,6 +152,9 @@ export function createRestHandler(schema: GraphQLSchema) {
     if (operation.input === "query") {
       assertOnlyParams(url.searchParams, operation.queryParams ?? []);
       sofaUrl.search = url.search;
+    } else if (operation.input === "query_input") {
+      const input = operation.decodeQuery ? operation.decodeQuery(url.searchParams) : Object.fromEntries(url.searchParams);
+      sofaUrl.searchParams.set("input", JSON.stringify(input));
     } else {
       assertOnlyParams(url.searchParams, []);
       if (operation.input === "body") body = JSON.stringify({ input: await readRecordBody(request) });
@@ -191,7 +213,7 @@ export function createRestHandler(schema: GraphQLSchema) {
       return jsonResponse(openApiDocument());
     }
     const route = matchRoute(path);
-    if (!route) throw new ApiError("not_found", `No route ${request.method} ${API_BASE_PATH}${path}.`);
+    if (!route) throw routeNotFound(request.method, path);
     return handleRoute(request, url, path, route, context);
   };
 }

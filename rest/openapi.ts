@@ -7,6 +7,9 @@ import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
 import { platformOperations } from "../src/registry/operations.js";
+import { LIVE_ACTIONS } from "../src/actions/framework/graphql.js";
+import { actionSchema } from "../src/actions/framework/input.js";
+import { openApiSchemaOf } from "../src/resources/input-docs.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 
@@ -312,6 +315,18 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
     const entry = restOperation(generated, operation.fieldName);
     entry.description = operation.description;
+    if (operation.input === "query_input") {
+      // GET actions: each input field is a query parameter of its own.
+      const action = LIVE_ACTIONS.find((candidate) => `/actions/${candidate.name}` === operation.path);
+      const schema = action ? (openApiSchemaOf(actionSchema(action)) as Json) : { properties: {} };
+      entry.parameters = Object.entries<Json>(schema.properties ?? {}).map(([name, property]) => ({
+        name,
+        in: "query",
+        required: (schema.required ?? []).includes(name),
+        schema: property,
+        ...(property.type === "array" && { style: "form", explode: false }),
+      }));
+    }
     entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 422, 429]) };
     paths[path] ??= {};
     paths[path][operation.method.toLowerCase()] = entry;

@@ -9,6 +9,7 @@ import "../api-keys/graphql.js";
 import "../usage/graphql.js";
 import "../webhooks/graphql.js";
 import "../events/graphql.js";
+import "../actions/framework/graphql.js";
 
 builder.queryType({ description: "Reads. Every field needs a read scope of its group." });
 builder.mutationType({ description: "Writes. With an sk_test_ key they are validated and rolled back." });

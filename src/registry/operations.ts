@@ -12,10 +12,15 @@ export interface PlatformOperation {
   /** Every listed scope is needed (checked as field auth on the GraphQL field). */
   scopes: readonly string[];
   successStatus: 200 | 201;
-  /** How REST carries the GraphQL arguments besides path params: the JSON body as `input`, or query parameters. */
-  input: "body" | "query" | "none";
+  /**
+   * How REST carries the GraphQL arguments besides path params: the JSON body as `input`; query
+   * parameters as arguments; query parameters gathered into `input` (GET actions); or nothing.
+   */
+  input: "body" | "query" | "query_input" | "none";
   /** Query parameters accepted when input is "query" (each a GraphQL argument). */
   queryParams?: readonly string[];
+  /** For "query_input": turns the query string into the `input` object (typed by its fields). */
+  decodeQuery?(query: URLSearchParams): Record<string, unknown>;
   /** OpenAPI tag. */
   tag: string;
   /** The success body's `object` is kept as the field returns it. */

@@ -23,9 +23,13 @@ function withoutLocalDefinitions(node: unknown): unknown {
   );
 }
 
+/** A zod input schema as an OpenAPI 3.0 schema object. */
+export function openApiSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  return withoutLocalDefinitions(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "openapi-3.0" })) as Record<string, unknown>;
+}
+
 export function inputJsonSchema(resource: ResourceDefinition, mode: "create" | "update"): Record<string, unknown> {
-  const schema = z.toJSONSchema(inputSchema(resource, mode), { io: "input", unrepresentable: "any", target: "openapi-3.0" });
-  return withoutLocalDefinitions(schema) as Record<string, unknown>;
+  return openApiSchemaOf(inputSchema(resource, mode));
 }
 
 export function inputSchemaDescription(resource: ResourceDefinition, mode: "create" | "update"): string {

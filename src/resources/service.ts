@@ -105,43 +105,52 @@ async function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promi
   return row;
 }
 
-export async function createRecord(context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+/** Creates a record inside an open transaction (an action's, or createRecord's own). */
+export async function createRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   const input = parseRecordInput(resource, "create", rawInput);
   const id = newId(resource.idPrefix);
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await checkReferences(tx, context, resource, input);
-    await delegateFor(tx, resource.model).create({
-      select: { [idColumn(resource)]: true },
-      data: {
-        ...columnData(resource, input),
-        ...resource.stampOnCreate?.(context.auth),
-        [idColumn(resource)]: id,
-        workspace_id: context.auth.workspaceId,
-      },
-    });
-    await writeVirtualFields(tx, context, resource, id, input);
-    await emitRecordEvent(tx, context, resource, "created", await snapshot(tx, resource, id));
-    return loadOwned(tx, context, resource, id, query);
+  await checkReferences(tx, context, resource, input);
+  await delegateFor(tx, resource.model).create({
+    select: { [idColumn(resource)]: true },
+    data: {
+      ...columnData(resource, input),
+      ...resource.stampOnCreate?.(context.auth),
+      [idColumn(resource)]: id,
+      workspace_id: context.auth.workspaceId,
+    },
   });
+  await writeVirtualFields(tx, context, resource, id, input);
+  await emitRecordEvent(tx, context, resource, "created", await snapshot(tx, resource, id));
+  return loadOwned(tx, context, resource, id, query);
+}
+
+export async function createRecord(context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+  // Validation runs before the transaction opens, so a 422 costs no database round trip.
+  parseRecordInput(resource, "create", rawInput);
+  return inWriteTransaction(context.prisma, context.auth, (tx) => createRecordIn(tx, context, resource, rawInput, query));
+}
+
+/** Updates a record inside an open transaction (an action's, or updateRecord's own). */
+export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+  await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
+  const input = parseRecordInput(resource, "update", rawInput);
+  await checkReferences(tx, context, resource, input);
+  await delegateFor(tx, resource.model).update({
+    select: { [idColumn(resource)]: true },
+    where: { [idColumn(resource)]: id },
+    // Always touch the row so @updatedAt moves even when only a relation changed.
+    data: { ...columnData(resource, input), [idColumn(resource)]: id },
+  });
+  await writeVirtualFields(tx, context, resource, id, input);
+  await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
+  return loadOwned(tx, context, resource, id, query);
 }
 
 export async function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   // Ownership first: another workspace's id is 403/404 whatever the body says.
   await loadOwned(context.prisma, context, resource, id, { select: { [idColumn(resource)]: true } });
-  const input = parseRecordInput(resource, "update", rawInput);
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
-    await checkReferences(tx, context, resource, input);
-    await delegateFor(tx, resource.model).update({
-      select: { [idColumn(resource)]: true },
-      where: { [idColumn(resource)]: id },
-      // Always touch the row so @updatedAt moves even when only a relation changed.
-      data: { ...columnData(resource, input), [idColumn(resource)]: id },
-    });
-    await writeVirtualFields(tx, context, resource, id, input);
-    await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
-    return loadOwned(tx, context, resource, id, query);
-  });
+  parseRecordInput(resource, "update", rawInput);
+  return inWriteTransaction(context.prisma, context.auth, (tx) => updateRecordIn(tx, context, resource, id, rawInput, query));
 }
 
 export interface Deletion {

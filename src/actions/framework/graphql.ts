@@ -1,0 +1,79 @@
+// One GraphQL field per live action, and through Sofa its REST route /api/v1/actions/{name} with
+// the catalog's method: POST actions are mutations taking a JSON body, GET actions queries taking
+// query parameters. Scopes are field auth; the rest is the runner's.
+import { builder } from "../../graphql/builder.js";
+import type { GraphQLContext } from "../../graphql/context.js";
+import { definePlatformOperation } from "../../registry/operations.js";
+import { ACTIONS, type ActionDefinition } from "../catalog.js";
+import { actionHandler } from "./handler.js";
+import { runAction } from "./runner.js";
+import { actionSchema, decodeQueryInput } from "./input.js";
+import "../handlers.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const loose = builder as any;
+
+/** `renders.create` → `renders_create` (GraphQL names take no dots). */
+export function actionFieldName(action: ActionDefinition): string {
+  return action.name.replace(".", "_");
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|[._])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+}
+
+export function actionInputTypeName(action: ActionDefinition): string {
+  return `${pascal(action.name)}Input`;
+}
+
+function describeCost(action: ActionDefinition): string {
+  if (!action.credits) return "Free.";
+  const price = action.price;
+  const per = price.per && price.per !== "call" ? ` per ${price.per}${price.unit_field ? ` (${price.unit_field})` : ""}` : " per call";
+  return `Spends ${price.credits} credit${price.credits === 1 ? "" : "s"}${per}${price.times_field ? ` × ${price.times_field}` : ""}.`;
+}
+
+export function actionDescription(action: ActionDefinition): string {
+  const purpose = /[.!?]$/.test(action.purpose) ? action.purpose : `${action.purpose}.`;
+  return `${purpose.charAt(0).toUpperCase()}${purpose.slice(1)} Scopes: ${action.scopes.join(" and ")}. ${describeCost(action)}`;
+}
+
+const ActionResult = loose.scalarType("ActionResult", {
+  description: "The action's answer: a JSON object whose `object` names what it is (a render, a list, ...). Credit actions add `credits` {cost, charged, balance_after}.",
+  serialize: (value: unknown) => value,
+  parseValue: (value: unknown) => value,
+});
+
+export const LIVE_ACTIONS: readonly ActionDefinition[] = ACTIONS.filter((action) => actionHandler(action.name));
+
+for (const action of LIVE_ACTIONS) {
+  const fieldName = actionFieldName(action);
+  const operation = definePlatformOperation({
+    rootType: action.method === "GET" ? "Query" : "Mutation",
+    fieldName,
+    method: action.method,
+    path: `/actions/${action.name}`,
+    scopes: action.scopes,
+    successStatus: 200,
+    input: action.method === "GET" ? "query_input" : "body",
+    decodeQuery: (query) => decodeQueryInput(action, query),
+    tag: "actions",
+    description: actionDescription(action),
+  });
+  const inputType = loose.scalarType(actionInputTypeName(action), {
+    description: `Input of ${action.name}: a JSON object with ${Object.keys(actionSchema(action).shape).join(", ") || "no fields"}.`,
+    serialize: (value: unknown) => value,
+    // GET actions arrive from REST as the JSON text of their decoded query parameters.
+    parseValue: (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value),
+  });
+  const attach = action.method === "GET" ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
+  attach(fieldName, (t: any) =>
+    t.field({
+      type: ActionResult,
+      description: operation.description,
+      authScopes: { scopes: operation.scopes },
+      args: { input: t.arg({ type: inputType, required: false }) },
+      resolve: (_root: unknown, args: { input?: unknown }, context: GraphQLContext) => runAction(context, action, args.input ?? {}),
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+// Runs one action call (contract document 2, 4.1): validate the input, count its weight against
+// the rate windows, price it, then — in one transaction — spend the credits, do the work and
+// record `action.completed` (with the action's own events). A failure records `action.failed`
+// (and `credits.low` for a shortfall) in a transaction of its own. With a test key the same path
+// runs, the transaction is rolled back, nothing is spent, and the answer says what it would cost.
+import type { GraphQLContext } from "../../graphql/context.js";
+import { ApiError } from "../../errors/api-error.js";
+import { toApiError } from "../../errors/envelope.js";
+import { inWriteTransaction } from "../../db/transaction.js";
+import { recordEvent } from "../../outbox/record-event.js";
+import { InsufficientCreditsError, recordCreditsLow, spendCredits } from "../../credits/ledger.js";
+import { currentRequestContext } from "../../context/request-context.js";
+import type { ActionDefinition } from "../catalog.js";
+import { actionHandler } from "./handler.js";
+import { priceOf } from "./pricing.js";
+import { parseActionInput } from "./input.js";
+
+export interface CreditReport {
+  /** What the call costs (or, with a test key, would have cost). */
+  cost: number;
+  /** What was taken from the balance: the cost, or 0 with a test key. */
+  charged: number;
+  /** The balance after the charge; null when nothing was charged. */
+  balance_after: number | null;
+}
+
+async function recordFailure(context: GraphQLContext, action: ActionDefinition, error: ApiError): Promise<void> {
+  if (!context.auth.livemode) return; // test mode writes nothing, failures included
+  if (error instanceof InsufficientCreditsError) await recordCreditsLow(context.prisma, error, true);
+  await context.prisma.$transaction((tx) =>
+    recordEvent(tx, {
+      workspaceId: context.auth.workspaceId,
+      type: "action.failed",
+      livemode: true,
+      data: {
+        object: {
+          object: "action_call",
+          action: action.name,
+          request_id: context.requestId,
+          key_id: context.auth.keyId,
+          livemode: true,
+          error: { code: error.code, type: error.type, status: error.status, message: error.message },
+        },
+      },
+    }),
+  );
+}
+
+export async function runAction(context: GraphQLContext, action: ActionDefinition, rawInput: unknown): Promise<Record<string, unknown>> {
+  const handler = actionHandler(action.name);
+  if (!handler) throw new ApiError("not_found", `The action ${action.name} is not available yet.`);
+  try {
+    const input = parseActionInput(action, rawInput);
+    // Heavy actions count more than one unit; spending ones also count against the credits budget.
+    await currentRequestContext()?.meter?.charge(action.weight - 1, { spendsCredits: action.credits });
+    if (!context.auth.livemode && action.testMode === "unsupported") {
+      throw new ApiError("test_mode_unsupported", `${action.name} cannot be simulated with a test key: its cost and effects depend on work it would have to do.`);
+    }
+    const units = handler.units ? await handler.units({ graphql: context, livemode: context.auth.livemode }, input) : undefined;
+    const cost = priceOf(action, input, units);
+    if (context.auth.livemode && cost > 0) await currentRequestContext()?.meter?.chargeCredits(cost);
+
+    const afterCommit: (() => Promise<unknown>)[] = [];
+    const { body, credits } = await inWriteTransaction(context.prisma, context.auth, async (tx) => {
+      let balanceAfter: number | null = null;
+      if (context.auth.livemode && cost > 0) {
+        balanceAfter = (await spendCredits(tx, { workspaceId: context.auth.workspaceId, amount: cost, actionType: action.name, keyId: context.auth.keyId })).balanceAfter;
+      }
+      const result = await handler.run({ tx, graphql: context, livemode: context.auth.livemode, cost, afterCommit: (work) => afterCommit.push(work) }, input);
+      const report: CreditReport = { cost, charged: context.auth.livemode ? cost : 0, balance_after: balanceAfter };
+      await recordEvent(tx, {
+        workspaceId: context.auth.workspaceId,
+        type: "action.completed",
+        livemode: context.auth.livemode,
+        data: {
+          object: {
+            object: "action_call",
+            action: action.name,
+            request_id: context.requestId,
+            key_id: context.auth.keyId,
+            livemode: context.auth.livemode,
+            credits_spent: report.charged,
+            result_object: typeof result.object === "string" ? result.object : null,
+          },
+        },
+      });
+      return { body: result, credits: report };
+    });
+    // In test mode the transaction was rolled back: there is nothing to follow up.
+    if (context.auth.livemode) for (const work of afterCommit) await work();
+    return action.credits ? { ...body, credits } : body;
+  } catch (error) {
+    const apiError = toApiError(error);
+    await recordFailure(context, action, apiError).catch(() => undefined);
+    throw apiError;
+  }
+}
