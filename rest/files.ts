@@ -58,9 +58,7 @@ export function createFilesHandler(storage: Storage, verify: (url: URL) => FileU
     }
     const check = verify(new URL(request.url));
     if (!check.ok) {
-      // The contract's closed code table has no code of its own for a bad signed link; this is
-      // the permission_error it is closest to, and details.reason says which check failed.
-      return errorResponse(new ApiError("insufficient_scope", REFUSALS[check.reason], {
+      return errorResponse(new ApiError("link_invalid", REFUSALS[check.reason], {
         details: { reason: check.reason },
         hint: "Read the record again (e.g. the render) for a fresh output URL.",
       }));

@@ -39,6 +39,33 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How often the dispatcher looks for new events and due deliveries. */
   dispatchIntervalMs: number;
+  /** Where output files live: `local` (under storageDir) or `s3` (an S3-compatible store). */
+  storage: "local" | "s3";
+  /** Root of local storage; when absent, `<dataDir>/storage`. */
+  storageDir?: string;
+  /** The S3-compatible store, when storage is `s3` (path-style addressing). */
+  s3?: S3Settings;
+  /** Secret of signed file URLs; when absent one is generated once and kept in service_settings. */
+  fileSigningSecret?: string;
+  /** Lifetime of the signed output_url a finished render carries (docs/renders.md). */
+  fileUrlTtlSeconds: number;
+  /** x264 preset of renders (ultrafast ... veryslow). */
+  renderPreset: string;
+  /** Largest media file (image, audio) a render downloads. */
+  renderMediaMaxBytes: number;
+  /** How long one media download may take. */
+  renderMediaTimeoutMs: number;
+  /** How long ffmpeg may run for one render before it is stopped. */
+  renderTimeoutMs: number;
+}
+
+export interface S3Settings {
+  /** e.g. http://127.0.0.1:9000; absent means the AWS endpoint of the region. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 /** About two hours in all: 30 s, 2 min, 5 min, 15 min, 30 min, 1 h (each ±20% jitter). */
@@ -96,5 +123,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),
     webhookTimeoutMs: intFromEnv(env.CUTROOM_WEBHOOK_TIMEOUT_MS, 10_000),
     dispatchIntervalMs: intFromEnv(env.CUTROOM_DISPATCH_INTERVAL_MS, 500),
+    storage: storageKind(env.CUTROOM_STORAGE),
+    storageDir: env.CUTROOM_STORAGE_DIR ? path.resolve(env.CUTROOM_STORAGE_DIR) : undefined,
+    s3: storageKind(env.CUTROOM_STORAGE) === "s3" ? s3Settings(env) : undefined,
+    fileSigningSecret: env.CUTROOM_FILE_SIGNING_SECRET || undefined,
+    fileUrlTtlSeconds: intFromEnv(env.CUTROOM_FILE_URL_TTL_SECONDS, 7 * 86_400),
+    renderPreset: env.CUTROOM_RENDER_PRESET || "veryfast",
+    renderMediaMaxBytes: intFromEnv(env.CUTROOM_RENDER_MEDIA_MAX_BYTES, 50 * 1024 * 1024),
+    renderMediaTimeoutMs: intFromEnv(env.CUTROOM_RENDER_MEDIA_TIMEOUT_MS, 30_000),
+    renderTimeoutMs: intFromEnv(env.CUTROOM_RENDER_TIMEOUT_MS, 30 * 60_000),
+  };
+}
+
+function storageKind(value: string | undefined): Config["storage"] {
+  const kind = value || "local";
+  if (kind !== "local" && kind !== "s3") throw new Error(`CUTROOM_STORAGE must be local or s3, got '${kind}'`);
+  return kind;
+}
+
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings {
+  const missing = ["CUTROOM_S3_BUCKET", "CUTROOM_S3_ACCESS_KEY_ID", "CUTROOM_S3_SECRET_ACCESS_KEY"].filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`CUTROOM_STORAGE=s3 needs ${missing.join(", ")}`);
+  return {
+    endpoint: env.CUTROOM_S3_ENDPOINT?.replace(/\/+$/, "") || undefined,
+    bucket: env.CUTROOM_S3_BUCKET!,
+    region: env.CUTROOM_S3_REGION || "us-east-1",
+    accessKeyId: env.CUTROOM_S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.CUTROOM_S3_SECRET_ACCESS_KEY!,
   };
 }

@@ -13,6 +13,7 @@ import { createGuards, type Guards } from "./guards/guards.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./events/live.js";
+import { createFileService } from "./storage/from-config.js";
 
 export interface RunningService {
   url: string;
@@ -44,14 +45,12 @@ export async function startService(config: Config): Promise<RunningService> {
     const jobs = new JobQueues(redisHandle.url);
     const outbound = new OutboundGuard({ allow: config.outboundAllow });
     const live = createLiveEvents(redisHandle.url);
-    const workers: RunningWorkers | undefined = config.runWorkers
-      ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config, outbound }, live.publish)
-      : undefined;
+    const files = await createFileService(database.prisma, config);
     const app = createApp({
       prisma: database.prisma,
       config,
       guards,
-      services: { outbound, jobs, live, webhookSettings: { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs } },
+      services: { outbound, jobs, live, files, webhookSettings: { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs } },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);
@@ -64,6 +63,11 @@ export async function startService(config: Config): Promise<RunningService> {
     const address = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const runningServer = server;
+    // Workers sign links (render outputs) for this listener unless a public base URL is set.
+    const workerConfig = { ...config, port: address.port, publicBaseUrl: config.publicBaseUrl ?? `http://${host}:${address.port}` };
+    const workers: RunningWorkers | undefined = config.runWorkers
+      ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config: workerConfig, outbound }, live.publish)
+      : undefined;
     return {
       url: `http://${host}:${address.port}`,
       database,

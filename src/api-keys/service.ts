@@ -10,6 +10,7 @@ import { PRESETS, hasScope, scopeGrammarError } from "../auth/scopes.js";
 import { mintSecret } from "../auth/key-secret.js";
 import { newId } from "../ids.js";
 import { RATE_WINDOWS } from "../config.js";
+import ipaddr from "ipaddr.js";
 
 const MAX_GRACE_SECONDS = 7 * 86_400;
 
@@ -17,7 +18,12 @@ const scope = z.string().superRefine((value, context) => {
   const problem = scopeGrammarError(value);
   if (problem) context.addIssue({ code: "custom", message: problem, params: { type: "any.invalid" } });
 });
-const ipEntry = z.string().trim().min(1).max(64);
+const ipEntry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine((value) => (value.includes("/") ? ipaddr.isValidCIDR(value) : ipaddr.isValid(value)), { message: "an IP address or CIDR range, e.g. 203.0.113.7 or 10.0.0.0/8", params: { type: "string.ip" } });
 const originEntry = z.string().trim().regex(/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i, "an origin is scheme://host[:port], optionally https://*.example.com");
 const rateLimits = z.strictObject(Object.fromEntries(RATE_WINDOWS.map((window) => [window, z.number().int().positive().max(10_000_000).optional()])));
 
@@ -55,6 +61,17 @@ function assertGrantable(context: GraphQLContext, scopes: readonly string[]): vo
   if (beyond.length > 0) {
     throw new ApiError("insufficient_scope", `A key cannot grant scopes its creator lacks: ${beyond.join(", ")}.`, {
       param: "scopes",
+      details: { required_scopes: beyond, granted_scopes: [...context.auth.scopes] },
+    });
+  }
+}
+
+/** Changing, rotating or revoking a key is acting as it: only a key covering its scopes may. */
+function assertManageable(context: GraphQLContext, key: Row): void {
+  const beyond = (key.scopes as string[]).filter((scope) => !hasScope(context.auth.scopes, scope));
+  if (beyond.length > 0) {
+    throw new ApiError("insufficient_scope", `This key cannot manage a key with scopes it lacks: ${beyond.join(", ")}.`, {
+      param: "key_id",
       details: { required_scopes: beyond, granted_scopes: [...context.auth.scopes] },
     });
   }
@@ -132,6 +149,7 @@ export async function updateKey(context: GraphQLContext, keyId: string, raw: unk
   if (input.scopes) assertGrantable(context, input.scopes);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
     const key = await loadKey(tx, context, keyId);
+    assertManageable(context, key);
     if (key.revoked_at) throw new ApiError("invalid_request", "A revoked key cannot change.", { param: "key_id" });
     assertQuotaPair(input, { quota_limit: key.quota_limit as number | null, quota_unit: key.quota_unit as string | null });
     const { paused, rate_limits, ...rest } = input;
@@ -153,6 +171,7 @@ export async function rotateKey(context: GraphQLContext, keyId: string, raw: unk
   const grace = input.grace_period_seconds ?? 0;
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
     const key = await loadKey(tx, context, keyId);
+    assertManageable(context, key);
     if (key.revoked_at) throw new ApiError("invalid_request", "A revoked key cannot be rotated.", { param: "key_id" });
     const minted = mintSecret(key.mode as "live" | "test");
     await tx.apiKey.update({
@@ -173,6 +192,7 @@ export async function revokeKey(context: GraphQLContext, keyId: string, query: Q
   await loadKey(context.prisma, context, keyId, { key_id: true });
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
     const key = await loadKey(tx, context, keyId);
+    assertManageable(context, key);
     // Revoking twice is harmless: the first revocation time stands.
     if (!key.revoked_at) {
       // The old secret of a rotation stays known, so it too answers key_revoked, not invalid_credentials.

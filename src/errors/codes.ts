@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   origin_not_allowed: { status: 403, type: "permission_error", retryable: false },
   insufficient_scope: { status: 403, type: "permission_error", retryable: false },
   workspace_mismatch: { status: 403, type: "permission_error", retryable: false },
+  /** Beyond the contract's table: a signed file link that is malformed, tampered with or expired. */
+  link_invalid: { status: 403, type: "permission_error", retryable: false },
   not_found: { status: 404, type: "not_found_error", retryable: false },
   method_not_allowed: { status: 405, type: "invalid_request_error", retryable: false },
   unsupported_format: { status: 406, type: "invalid_request_error", retryable: false },

@@ -5,6 +5,7 @@ import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { JobQueues } from "../jobs/queues.js";
 import type { LiveEvents } from "../events/live.js";
 import type { DeliverySettings } from "../webhooks/delivery.js";
+import type { FileService } from "../storage/from-config.js";
 
 /** Long-lived services some resolvers need. */
 export interface ServiceHandles {
@@ -12,6 +13,8 @@ export interface ServiceHandles {
   jobs: JobQueues;
   live: LiveEvents;
   webhookSettings: DeliverySettings;
+  /** Stored files (render outputs) and their signed links. */
+  files: FileService;
 }
 
 /** What every resolver receives, on both surfaces (GraphQL directly, REST through Sofa). */

@@ -29,7 +29,7 @@ interface StoredEntry {
   body: string;
 }
 
-export type IdempotencyOutcome = { kind: "execute"; finish(response: Response): Promise<Response> } | { kind: "replay"; response: Response };
+export type IdempotencyOutcome = { kind: "execute"; finish(response: Response, options?: { refused?: boolean }): Promise<Response> } | { kind: "replay"; response: Response };
 
 export function fingerprintOf(method: string, url: URL, body: string): string {
   return createHash("sha256").update(`${method} ${url.pathname}?${url.searchParams}\n`).update(body).digest("hex");
@@ -57,8 +57,8 @@ export class IdempotencyService {
     if (claimed === "OK") {
       return {
         kind: "execute",
-        finish: async (response) => {
-          if (NOT_STORED.has(response.status)) {
+        finish: async (response, options = {}) => {
+          if (options.refused || NOT_STORED.has(response.status)) {
             await this.redis.del(key);
             return response;
           }

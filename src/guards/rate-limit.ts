@@ -44,7 +44,7 @@ export class RateLimitService {
     return limiter;
   }
 
-  private async consumeOne(window: WindowStanding["window"], subject: string, points: number, limit: number, seconds: number): Promise<WindowStanding> {
+  private async consumeOne(window: WindowStanding["window"], subject: string, points: number, limit: number, seconds: number, policy?: PolicyEntry[]): Promise<WindowStanding> {
     try {
       const result = await this.limiter(window, limit, seconds).consume(subject, points);
       return standing(window, limit, seconds, result);
@@ -53,7 +53,7 @@ export class RateLimitService {
       const state = standing(window, limit, seconds, rejection);
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       throw new ApiError("rate_limit_exceeded", `The ${window.replace("_", " ")} rate window of this ${window === "anonymous_minute" ? "address" : "key"} is spent; retry in ${retryAfter} s.`, {
-        headers: { "Retry-After": String(retryAfter), ...rateLimitHeaders([state]) },
+        headers: { "Retry-After": String(retryAfter), ...rateLimitHeaders([state], policy) },
         details: { window, limit, retry_after: retryAfter },
       });
     }
@@ -65,11 +65,12 @@ export class RateLimitService {
    */
   async consume(keyId: string, limits: RateLimits, points: number, spendsCredits = false): Promise<WindowStanding[]> {
     const windows = spendsCredits ? [...CALL_WINDOWS, "credits_day" as const] : CALL_WINDOWS;
+    const policy = keyPolicy(limits, this.options.windowSeconds);
     const standings: WindowStanding[] = [];
     for (const window of windows) {
       // The credits budget counts calls that spend, whatever their weight.
       const amount = window === "credits_day" ? 1 : points;
-      standings.push(await this.consumeOne(window, keyId, amount, limits[window], this.options.windowSeconds[window]));
+      standings.push(await this.consumeOne(window, keyId, amount, limits[window], this.options.windowSeconds[window], policy));
     }
     return standings;
   }

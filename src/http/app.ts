@@ -8,6 +8,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import { ApiError } from "../errors/api-error.js";
 import { toApiError, errorEnvelope } from "../errors/envelope.js";
+import { ERROR_CODES, isErrorCode } from "../errors/codes.js";
 import { newId } from "../ids.js";
 import { runInRequestContext, type RequestContext } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
@@ -24,6 +25,8 @@ import { errorResponse, jsonResponse } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
 import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
+import { createFilesHandler } from "../../rest/files.js";
+import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;
@@ -49,6 +52,11 @@ function graphqlErrorResponse(error: ApiError): Response {
   return jsonResponse({ ...body, errors: [{ message: body.error.message, extensions: body.error }] }, error.status, error.headers);
 }
 
+/** Codes of requests refused before they began executing (Stripe's rule for idempotency). */
+function isRefusal(code: string): boolean {
+  return isErrorCode(code) && [400, 401, 403, 405, 406, 409, 413, 422, 429].includes(ERROR_CODES[code].status);
+}
+
 function errorResponseFor(error: unknown, path: string): Response {
   const apiError = toApiError(error);
   return path === "/graphql" ? graphqlErrorResponse(apiError) : errorResponse(apiError);
@@ -59,6 +67,7 @@ export function createApp(dependencies: AppDependencies) {
   const schema = getSchema();
   const graphql = createGraphQLHandler();
   const rest = createRestHandler(schema);
+  const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
 
   /** Authenticates; a request without a valid key counts against its address's window. */
   async function authenticateRequest(request: Request, context: RequestContext, clientIp: string | undefined): Promise<AuthContext> {
@@ -89,11 +98,21 @@ export function createApp(dependencies: AppDependencies) {
     const clientIp = serverContext.req?.socket.remoteAddress;
     if (path === `${API_BASE_PATH}/health`) {
       context.route = path;
-      context.anonymousRateHeaders = rateLimitHeaders([await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown")]);
+      // Health is always 200 (contract 4.6): its address is counted and reported, never refused.
+      context.anonymousRateHeaders = await guards.rateLimits
+        .consumeAnonymous(clientIp ?? "unknown")
+        .then((standing) => rateLimitHeaders([standing]))
+        .catch((error: unknown) => (error instanceof ApiError ? (error.headers ?? {}) : {}));
       if (request.method !== "GET" && request.method !== "HEAD") {
         throw new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}.`, { headers: { Allow: "GET, HEAD" } });
       }
       return jsonResponse(await healthBody(dependencies.health));
+    }
+    if (path.startsWith(FILES_PATH_PREFIX)) {
+      // A signed link is its own permission: no key; its address is counted like any keyless request.
+      context.route = "/files/{key}";
+      context.anonymousRateHeaders = rateLimitHeaders([await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown")]);
+      return files(request);
     }
     const isGraphQL = path === "/graphql";
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
@@ -111,8 +130,12 @@ export function createApp(dependencies: AppDependencies) {
       auth.quota,
     );
     context.meter = meter;
-    await meter.charge(1);
-    await meter.loadQuota();
+    try {
+      await meter.charge(1);
+    } finally {
+      // A refused request reports the quota standing too.
+      await meter.loadQuota();
+    }
 
     const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards, services: dependencies.services };
     const idempotencyKey = request.headers.get("idempotency-key");
@@ -124,7 +147,13 @@ export function createApp(dependencies: AppDependencies) {
       context.idempotentReplay = true;
       return outcome.response;
     }
-    return outcome.finish(await execute(request, url, graphqlContext, serverContext));
+    const response = await execute(request, url, graphqlContext, serverContext);
+    // Stored with the response, so a replay names the request that produced it.
+    response.headers.set("X-Request-Id", context.requestId);
+    // A refused request is not stored; REST says so by its status, GraphQL answers a refused
+    // mutation with 200 and the refusal's code.
+    const refused = url.pathname === "/graphql" && context.errorCode !== undefined && isRefusal(context.errorCode);
+    return outcome.finish(response, { refused });
   }
 
   function setHeaders(response: Response, headers: Record<string, string>): void {
@@ -159,7 +188,7 @@ export function createApp(dependencies: AppDependencies) {
       if (!livemode) response.headers.set("X-Test-Mode", "true");
 
       guards.requestLog.record({
-        request_id: context.requestId,
+        logged_request_id: context.requestId,
         workspace_id: context.auth?.workspaceId ?? null,
         key_id: context.auth?.keyId ?? null,
         method: request.method,
@@ -171,7 +200,7 @@ export function createApp(dependencies: AppDependencies) {
         ip: serverContext.req?.socket.remoteAddress ?? null,
         user_agent: request.headers.get("user-agent")?.slice(0, 500) ?? null,
         idempotent_replay: context.idempotentReplay ?? false,
-        livemode,
+        request_livemode: livemode,
         created_at: new Date(),
       });
       return response;

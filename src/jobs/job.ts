@@ -22,6 +22,11 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   every?: { milliseconds: number; payload: z.input<P> };
   /** Attempts before a job is given up (with exponential backoff). */
   attempts?: number;
+  /**
+   * Drop finished jobs at once. For jobs whose id is a de-duplication key that must become free
+   * again once the job ran (a delivery attempt that was skipped, a resend).
+   */
+  forgetWhenDone?: boolean;
 }
 
 export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {

@@ -36,9 +36,16 @@ export class JobQueues {
       delay: options.delay,
       attempts: job.attempts ?? 1,
       backoff: { type: "exponential", delay: 1000 },
-      removeOnComplete: { age: 86_400, count: 1000 },
-      removeOnFail: { age: 7 * 86_400 },
+      removeOnComplete: job.forgetWhenDone ? true : { age: 86_400, count: 1000 },
+      removeOnFail: job.forgetWhenDone ? true : { age: 7 * 86_400 },
     });
+  }
+
+  /** Enqueues a job in place of a waiting or delayed one with the same id (e.g. a resend now). */
+  async replace<P extends z.ZodType>(job: JobDefinition<P>, payload: z.input<P>, jobId: string) {
+    const existing = await this.queue(job.name).getJob(jobId);
+    if (existing && ((await existing.isDelayed()) || (await existing.isWaiting()))) await existing.remove();
+    return this.enqueue(job, payload, { jobId });
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,10 @@
 import type { JobDefinition } from "./job.js";
 import { pruneJob } from "../maintenance/prune-job.js";
 import { deliverJob } from "../webhooks/deliver-job.js";
+import { renderJob } from "../renders/render-job.js";
+import { sweepJob } from "../renders/sweep-job.js";
 
-export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob];
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, renderJob, sweepJob];
 
 export function jobByName(name: string): JobDefinition | undefined {
   return JOBS.find((job) => job.name === name);

@@ -4,7 +4,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import { logger } from "../logger.js";
 
 export interface RequestLogEntry {
-  request_id: string;
+  logged_request_id: string;
   workspace_id: string | null;
   key_id: string | null;
   method: string;
@@ -16,7 +16,7 @@ export interface RequestLogEntry {
   ip: string | null;
   user_agent: string | null;
   idempotent_replay: boolean;
-  livemode: boolean;
+  request_livemode: boolean;
   created_at: Date;
 }
 

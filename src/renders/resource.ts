@@ -15,7 +15,8 @@ export const renders = defineResource({
   filterable: ["render_status", "video_id", "video_type_id", "render_creation_date"],
   searchable: [],
   heavy: [],
-  internal: ["workspace_id"],
+  // output_key and output_size_bytes describe the stored file; output_url (signed) is what clients use.
+  internal: ["workspace_id", "output_key", "output_size_bytes"],
   serviceSet: [
     "render_creation_date", "render_updated_at", "render_started_at", "render_completed_at", "render_status", "progress", "output_url",
     "thumbnail_url", "duration_seconds", "credits_consumed", "error_code", "error_message",

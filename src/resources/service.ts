@@ -33,7 +33,8 @@ async function loadOwned(
     ...withColumns(query, ["workspace_id"]),
     where: { [idColumn(resource)]: id },
   });
-  if (!row) throw notFound(resource.kind, id, resource.idField);
+  // A row of no workspace is public only on a shared shelf; otherwise it is nobody's to see.
+  if (!row || (row.workspace_id === null && resource.visibility !== "shared")) throw notFound(resource.kind, id, resource.idField);
   const allowed = purpose === "read" ? isVisible(resource, row.workspace_id, context.auth.workspaceId) : row.workspace_id === context.auth.workspaceId;
   if (!allowed) {
     const message = row.workspace_id === null

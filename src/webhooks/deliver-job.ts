@@ -9,6 +9,9 @@ export const deliverJob = defineJob({
   name: "webhooks.deliver",
   payload: z.strictObject({ delivery_id: z.string(), request_id: z.string().optional() }),
   attempts: 1,
+  // The job id only de-duplicates while an attempt is pending; a finished one frees it for the
+  // dispatcher, a resend or a recovery.
+  forgetWhenDone: true,
   async handler({ delivery_id }, dependencies) {
     const { prisma, config, outbound } = dependencies;
     const settings = { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs };

@@ -34,7 +34,8 @@ export interface AttemptOutcome {
 
 /** Keeps a short, printable start of an answer: no control characters, no endless bodies. */
 export function sanitiseExcerpt(body: Buffer, limit = EXCERPT_CHARS): string {
-  const text = body.toString("utf8").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").trim();
+  // Every control character (C0, DEL, C1) becomes a space: the excerpt is shown, never interpreted.
+  const text = body.toString("utf8").replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim();
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
@@ -89,6 +90,7 @@ export async function attemptDelivery(
   if (!endpoint || !event || (!endpoint.enabled && event.type !== "webhook.test")) {
     await prisma.webhookDelivery.update({
       where: { delivery_id: claimed.delivery_id },
+      // Nothing was sent: the claim's count is given back, so attempt_count stays the number of sends.
       data: { status: "failed", locked_until: null, completed_at: new Date(), last_error: "endpoint_disabled", attempt_count: { decrement: 1 } },
     });
     return { delivery_id: claimed.delivery_id, attempt_number: attemptNumber - 1, succeeded: false, status_code: null, duration_ms: 0, error: "endpoint_disabled", response_excerpt: null, next_attempt_at: null };

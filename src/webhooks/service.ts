@@ -172,7 +172,8 @@ async function requeue(context: GraphQLContext, where: Record<string, unknown>):
     data: { status: "pending", next_attempt_at: new Date(), locked_until: null, completed_at: null },
   });
   for (const delivery of deliveries) {
-    await context.services.jobs.enqueue(deliverJob, { delivery_id: delivery.delivery_id }, { jobId: deliveryJobId(delivery.delivery_id, delivery.attempt_count + 1) });
+    // A retry already scheduled for later is replaced by one now.
+    await context.services.jobs.replace(deliverJob, { delivery_id: delivery.delivery_id }, deliveryJobId(delivery.delivery_id, delivery.attempt_count + 1));
   }
   return deliveries.map((delivery) => delivery.delivery_id);
 }

@@ -14,6 +14,8 @@ export interface ActionRunContext {
   afterCommit(work: () => Promise<unknown>): void;
   /** Credits this call costs (0 for free actions). */
   cost: number;
+  /** Names the record the credits pay for (the ledger row's reference_id). */
+  reference(id: string): void;
 }
 
 export interface ActionHandler<Input = Record<string, unknown>> {
@@ -21,7 +23,7 @@ export interface ActionHandler<Input = Record<string, unknown>> {
    * Price units the records decide, for prices without a unit field (paragraphs to voice,
    * seconds of clip). Read before anything is written.
    */
-  units?(context: Omit<ActionRunContext, "tx" | "afterCommit" | "cost">, input: Input): Promise<number>;
+  units?(context: Omit<ActionRunContext, "tx" | "afterCommit" | "cost" | "reference">, input: Input): Promise<number>;
   /** Does the work and returns the answer's body (an object with its own `object`). */
   run(context: ActionRunContext, input: Input): Promise<Record<string, unknown>>;
 }

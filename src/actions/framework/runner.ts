@@ -60,13 +60,24 @@ export async function runAction(context: GraphQLContext, action: ActionDefinitio
     const cost = priceOf(action, input, units);
     if (context.auth.livemode && cost > 0) await currentRequestContext()?.meter?.chargeCredits(cost);
 
+    if (context.auth.livemode && cost > 0) {
+      // Refuse a call the balance cannot pay for before doing any of its work.
+      const workspace = await context.prisma.workspace.findUniqueOrThrow({ where: { workspace_id: context.auth.workspaceId }, select: { credit_balance: true } });
+      if (workspace.credit_balance < cost) throw new InsufficientCreditsError(context.auth.workspaceId, action.name, cost, workspace.credit_balance);
+    }
+
     const afterCommit: (() => Promise<unknown>)[] = [];
     const { body, credits } = await inWriteTransaction(context.prisma, context.auth, async (tx) => {
+      let referenceId: string | undefined;
+      const result = await handler.run(
+        { tx, graphql: context, livemode: context.auth.livemode, cost, afterCommit: (work) => afterCommit.push(work), reference: (id) => (referenceId = id) },
+        input,
+      );
       let balanceAfter: number | null = null;
       if (context.auth.livemode && cost > 0) {
-        balanceAfter = (await spendCredits(tx, { workspaceId: context.auth.workspaceId, amount: cost, actionType: action.name, keyId: context.auth.keyId })).balanceAfter;
+        // The spend is conditional on the balance at commit: a concurrent spend cannot overdraw.
+        balanceAfter = (await spendCredits(tx, { workspaceId: context.auth.workspaceId, amount: cost, actionType: action.name, keyId: context.auth.keyId, referenceId })).balanceAfter;
       }
-      const result = await handler.run({ tx, graphql: context, livemode: context.auth.livemode, cost, afterCommit: (work) => afterCommit.push(work) }, input);
       const report: CreditReport = { cost, charged: context.auth.livemode ? cost : 0, balance_after: balanceAfter };
       await recordEvent(tx, {
         workspaceId: context.auth.workspaceId,

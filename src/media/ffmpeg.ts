@@ -1,0 +1,67 @@
+// Runs ffmpeg (spawned directly, never through a shell) and reports its progress. The command is
+// expected to carry `-progress pipe:1`: ffmpeg then writes `key=value` lines to stdout, and
+// `out_time_us` (or, on older builds, the equally microsecond `out_time_ms`) says how far it got.
+import { spawn } from "node:child_process";
+import { FFMPEG_PATH } from "./binaries.js";
+
+export class FfmpegError extends Error {
+  constructor(message: string, readonly exitCode: number | null, readonly stderr: string, readonly timedOut: boolean) {
+    super(message);
+    this.name = "FfmpegError";
+  }
+}
+
+export interface RunFfmpegOptions {
+  cwd?: string;
+  /** The process is killed (SIGKILL) after this long. */
+  timeoutMs: number;
+  /** Called with the output time reached, in seconds, as ffmpeg reports it. */
+  onProgress?(seconds: number): void;
+}
+
+/** How much of stderr is kept for the error message. */
+const STDERR_TAIL_BYTES = 4096;
+
+/** Reads an `out_time…` line of -progress output; microseconds for both _us and _ms keys. */
+export function progressSeconds(line: string): number | undefined {
+  const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
+  return match ? Number(match[1]) / 1_000_000 : undefined;
+}
+
+export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFMPEG_PATH, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    let pending = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
+
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const seconds = progressSeconds(line);
+        if (seconds !== undefined) options.onProgress?.(seconds);
+      }
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new FfmpegError(`ffmpeg could not start: ${error.message}`, null, stderr, false));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve();
+      const reason = timedOut ? `ffmpeg took longer than ${options.timeoutMs} ms and was stopped` : `ffmpeg exited with ${code ?? signal}`;
+      reject(new FfmpegError(reason, code, stderr.trim(), timedOut));
+    });
+  });
+}

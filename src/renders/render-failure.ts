@@ -1,0 +1,29 @@
+// Why a render failed: the error_code and error_message a failed render record carries.
+export const RENDER_ERROR_CODES = [
+  /** A media src could not be fetched: blocked by the URL guard, unreachable, timed out, or not 2xx. */
+  "media_unreachable",
+  /** A media src is larger than CUTROOM_RENDER_MEDIA_MAX_BYTES. */
+  "media_too_large",
+  /** The video has no composition, or it does not parse (error_message names the first issue). */
+  "invalid_composition",
+  /** ffmpeg refused the media or the command, or ran past CUTROOM_RENDER_TIMEOUT_MS. */
+  "ffmpeg_failed",
+  /** The output could not be stored. */
+  "storage_failed",
+  /** The worker rendering it stopped (crash, restart) and the render was given up (sweep-job.ts). */
+  "worker_lost",
+  /** Anything else; logged with the render id. */
+  "internal_error",
+] as const;
+
+export type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
+
+export class RenderFailure extends Error {
+  constructor(readonly code: RenderErrorCode, message: string) {
+    super(message);
+    this.name = "RenderFailure";
+  }
+}
+
+/** Longest error_message stored on a render. */
+export const MAX_ERROR_MESSAGE = 1000;

@@ -1,0 +1,364 @@
+// The render pipeline (src/renders/render-job.ts) end to end: real ffmpeg, real BullMQ workers,
+// real PostgreSQL. Media are served by a node:http server on loopback (allow-listed for the URL
+// guard). A render row is created in state queued with prisma and its job enqueued, as the action
+// renders.create will do. This file runs workers, so it has a database and a Redis of its own (see
+// jobs.test.ts for why).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, type Config } from "../src/config.js";
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../src/db/scratch-database.js";
+import { runInRequestContext } from "../src/context/request-context.js";
+import { newId } from "../src/ids.js";
+import { addCredits } from "../src/credits/ledger.js";
+import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
+import { probeMedia } from "../src/media/probe.js";
+import { createFileService } from "../src/storage/from-config.js";
+import { createFilesHandler } from "../rest/files.js";
+import { enqueueRender, renderJob } from "../src/renders/render-job.js";
+import { sweepJob, staleAfterMs } from "../src/renders/sweep-job.js";
+import { buildRenderCommand, escapeFilterValue } from "../src/renders/render-command.js";
+import { parseComposition } from "../src/renders/composition.js";
+import { ApiError } from "../src/errors/api-error.js";
+import { createFixture, useService } from "./support/service.js";
+
+const run = promisify(execFile);
+const dataDir = path.join(os.tmpdir(), `cutroom-renders-test-${process.pid}-${Date.now().toString(36)}`);
+const MEDIA_MAX_BYTES = 1_000_000;
+// Filled in before the service starts (useService reads its overrides when it starts).
+const overrides: Partial<Config> = {
+  runWorkers: true,
+  redisUrl: undefined,
+  dataDir,
+  storageDir: path.join(dataDir, "storage"),
+  outboundAllow: ["127.0.0.1"],
+  renderPreset: "ultrafast",
+  renderMediaMaxBytes: MEDIA_MAX_BYTES,
+  dispatchIntervalMs: 60_000,
+};
+let scratch: ScratchDatabase | undefined;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase("cutroom_renders", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
+  overrides.databaseUrl = scratch.url;
+});
+// Registered before useService, so it runs after the service has stopped (after-hooks run in reverse).
+afterAll(async () => {
+  await scratch?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const service = useService(overrides);
+const prisma = () => service.service.database.prisma;
+
+// ---------------------------------------------------------------------------------------------
+// Media on loopback: a PNG and an MP3 made with ffmpeg, a 404, and a body over the size cap.
+
+let mediaServer: Server;
+let mediaBase: string;
+let closedPortUrl: string;
+let mediaDir: string;
+const served = new Map<string, Buffer>();
+
+beforeAll(async () => {
+  mediaDir = await mkdtemp(path.join(os.tmpdir(), "cutroom-render-media-"));
+  const png = path.join(mediaDir, "pattern.png");
+  const mp3 = path.join(mediaDir, "beep.mp3");
+  await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=160x120:d=1", "-frames:v", "1", png]);
+  await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=330:duration=3", "-c:a", "libmp3lame", mp3]);
+  served.set("/pattern.png", await readFile(png));
+  served.set("/beep.mp3", await readFile(mp3));
+  served.set("/huge.png", Buffer.alloc(MEDIA_MAX_BYTES + 100_000, 1));
+
+  mediaServer = createServer((request, response) => {
+    const body = served.get(request.url ?? "");
+    if (!body) return void response.writeHead(404).end("no such media");
+    response.writeHead(200, { "content-length": String(body.length) }).end(body);
+  });
+  await new Promise<void>((resolve) => mediaServer.listen(0, "127.0.0.1", resolve));
+  mediaBase = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}`;
+
+  // A port that was just free: nothing listens there.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  closedPortUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/gone.png`;
+  await new Promise((resolve) => probe.close(resolve));
+});
+afterAll(async () => {
+  mediaServer?.closeAllConnections();
+  await new Promise((resolve) => mediaServer?.close(resolve));
+  await rm(mediaDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+interface RenderSetup {
+  composition: unknown;
+  format?: "portrait" | "landscape" | "square";
+  credits?: number;
+  balance?: number;
+}
+
+/** A workspace, a video with the composition, and a queued render of it, enqueued. */
+async function startRender(setup: RenderSetup) {
+  const { workspaceId } = await createFixture(service);
+  const videoId = newId("video");
+  await prisma().video.create({ data: { video_id: videoId, workspace_id: workspaceId, video_format: setup.format ?? "landscape", composition: setup.composition as object } });
+  if (setup.balance) await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: setup.balance!, actionType: "grant" }));
+  const renderId = newId("render");
+  await prisma().render.create({
+    data: { render_id: renderId, workspace_id: workspaceId, video_id: videoId, video_format: setup.format ?? "landscape", render_status: "queued", credits_consumed: setup.credits ?? 0 },
+  });
+  const requestId = newId("request");
+  await runInRequestContext({ requestId, baseUrl: "" }, () => enqueueRender(service.service.jobs, renderId));
+  return { workspaceId, videoId, renderId, requestId };
+}
+
+/** Waits until the render is completed or failed. */
+async function finished(renderId: string, timeoutMs = 25_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const render = await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
+    if (render.render_status === "completed" || render.render_status === "failed") return render;
+    if (Date.now() > deadline) throw new Error(`render ${renderId} still ${render.render_status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function renderEvents(workspaceId: string, renderId: string) {
+  const events = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: { startsWith: "render." } }, orderBy: { seq: "asc" } });
+  return events.filter((event) => (event.data as { object?: { render_id?: string } }).object?.render_id === renderId);
+}
+
+/** The /files handler of this service's storage and signing secret. */
+async function filesHandler() {
+  const files = await createFileService(prisma(), { ...loadConfig({}), ...overrides } as Config);
+  return createFilesHandler(files.storage, files.signer.verify);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("renders.render", () => {
+  it("renders a 2 s landscape composition (text, image, tone, audio) to an MP4 served by its signed output_url", async () => {
+    const composition = {
+      duration: 2,
+      fps: 24,
+      background_color: "#102030",
+      layers: [
+        { type: "color", color: "#FF000040", start: 0, end: 0.5 },
+        { type: "image", src: `${mediaBase}/pattern.png`, x: 100, y: 80, width: 640, height: 480, opacity: 0.9, start: 0.25, end: 1.75 },
+        { type: "text", text: "Hello: 'world', [100%] {x}", font_size: 72, color: "white", box_color: "#00000080", y: 900 },
+        { type: "tone", frequency: 440, volume: 0.3, start: 0.5, end: 1.5 },
+        { type: "audio", src: `${mediaBase}/beep.mp3`, volume: 0.5, offset: 0.5, start: 1 },
+      ],
+    };
+    const { workspaceId, renderId, requestId } = await startRender({ composition });
+    const render = await finished(renderId);
+    expect(render.error_message, render.error_message ?? "").toBeNull();
+    expect(render).toMatchObject({ render_status: "completed", progress: 100, error_code: null, output_key: `renders/${workspaceId}/${renderId}.mp4` });
+    expect(render.render_started_at).toBeInstanceOf(Date);
+    expect(render.render_completed_at!.getTime()).toBeGreaterThanOrEqual(render.render_started_at!.getTime());
+    expect(render.duration_seconds).toBeCloseTo(2, 1);
+    expect(render.output_size_bytes).toBeGreaterThan(1000);
+    expect(render.output_url).toMatch(new RegExp(`/files/renders/${workspaceId}/${renderId}\\.mp4\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+
+    // The output URL answers with the MP4, through the files handler.
+    const response = await (await filesHandler())(new Request(render.output_url!));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("video/mp4");
+    expect(response.headers.get("content-length")).toBe(String(render.output_size_bytes));
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.length).toBe(render.output_size_bytes);
+    expect(bytes.subarray(4, 8).toString("latin1")).toBe("ftyp");
+
+    // What ffprobe sees in the served file.
+    const downloaded = path.join(mediaDir, `${renderId}.mp4`);
+    await writeFile(downloaded, bytes);
+    const probe = await probeMedia(downloaded);
+    expect(Math.abs(probe.duration! - 2)).toBeLessThanOrEqual(0.1);
+    const video = probe.streams.find((stream) => stream.codec_type === "video");
+    const audio = probe.streams.find((stream) => stream.codec_type === "audio");
+    expect(video).toMatchObject({ codec_name: "h264", width: 1920, height: 1080 });
+    expect(audio).toMatchObject({ codec_name: "aac", channels: 2, sample_rate: 48000 });
+
+    // render.started then render.completed, both with the request id that asked for the render.
+    const events = await renderEvents(workspaceId, renderId);
+    expect(events.map((event) => event.type)).toEqual(["render.started", "render.completed"]);
+    expect(events.every((event) => event.request_id === requestId && event.livemode)).toBe(true);
+    expect((events[0]!.data as { object: Record<string, unknown> }).object).toMatchObject({ object: "render", render_id: renderId, render_status: "rendering" });
+    const completed = (events[1]!.data as { object: Record<string, unknown> }).object;
+    expect(completed).toMatchObject({ object: "render", render_id: renderId, render_status: "completed", progress: 100, output_url: render.output_url });
+    expect(completed).not.toHaveProperty("output_key");
+    expect(completed).not.toHaveProperty("workspace_id");
+  });
+
+  it("renders portrait at 1080x1920 and square at 1080x1080", async () => {
+    const composition = { duration: 1, fps: 10, layers: [{ type: "text", text: "format" }] };
+    const [portrait, square] = await Promise.all([startRender({ composition, format: "portrait" }), startRender({ composition, format: "square" })]);
+    const handler = await filesHandler();
+    for (const [started, width, height] of [[portrait, 1080, 1920], [square, 1080, 1080]] as const) {
+      const render = await finished(started.renderId);
+      expect(render.render_status, render.error_message ?? "").toBe("completed");
+      const file = path.join(mediaDir, `${started.renderId}.mp4`);
+      await writeFile(file, Buffer.from(await (await handler(new Request(render.output_url!))).arrayBuffer()));
+      const probe = await probeMedia(file);
+      expect(probe.streams.find((stream) => stream.codec_type === "video")).toMatchObject({ width, height });
+      // No audio layer: a silent track all the same.
+      expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
+      expect(Math.abs(probe.duration! - 1)).toBeLessThanOrEqual(0.1);
+    }
+  });
+
+  it("fails with media_unreachable when an image cannot be fetched, and refunds the credits", async () => {
+    const composition = { duration: 1, layers: [{ type: "image", src: closedPortUrl, width: 100, height: 100 }] };
+    const { workspaceId, renderId } = await startRender({ composition, credits: 10, balance: 25 });
+    const render = await finished(renderId);
+    expect(render).toMatchObject({ render_status: "failed", error_code: "media_unreachable", output_url: null, output_key: null });
+    expect(render.error_message).toMatch(/^composition\.layers\.0\.src: /);
+
+    const events = await renderEvents(workspaceId, renderId);
+    expect(events.map((event) => event.type)).toEqual(["render.started", "render.failed"]);
+    expect(events[1]!.data).toMatchObject({ object: { render_id: renderId, render_status: "failed", error_code: "media_unreachable" }, credits_refunded: 10 });
+
+    const workspace = await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } });
+    expect(workspace.credit_balance).toBe(35);
+    const refunds = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId, action_type: "refund" } });
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: 10, balance_after: 35, reference_id: renderId });
+  });
+
+  it("fails with media_unreachable for a private address the guard refuses, and for a 404", async () => {
+    const blocked = await startRender({ composition: { duration: 1, layers: [{ type: "audio", src: "https://10.0.0.1/sound.mp3" }] } });
+    const missing = await startRender({ composition: { duration: 1, layers: [{ type: "image", src: `${mediaBase}/nope.png`, width: 10, height: 10 }] } });
+    const blockedRender = await finished(blocked.renderId);
+    expect(blockedRender).toMatchObject({ render_status: "failed", error_code: "media_unreachable" });
+    expect(blockedRender.error_message).toMatch(/not a public address/);
+    const missingRender = await finished(missing.renderId);
+    expect(missingRender).toMatchObject({ render_status: "failed", error_code: "media_unreachable" });
+    expect(missingRender.error_message).toMatch(/HTTP 404/);
+    // Nothing was consumed, so nothing is refunded.
+    expect(await prisma().creditTransaction.count({ where: { workspace_id: blocked.workspaceId, action_type: "refund" } })).toBe(0);
+  });
+
+  it("fails with media_too_large when a file passes the size cap", async () => {
+    const { renderId } = await startRender({ composition: { duration: 1, layers: [{ type: "image", src: `${mediaBase}/huge.png`, width: 10, height: 10 }] }, credits: 10, balance: 5 });
+    const render = await finished(renderId);
+    expect(render).toMatchObject({ render_status: "failed", error_code: "media_too_large" });
+    expect(render.error_message).toContain(`${MEDIA_MAX_BYTES} bytes`);
+  });
+
+  it("fails with invalid_composition, naming the path of the first issue", async () => {
+    const { workspaceId, renderId } = await startRender({ composition: { duration: 1, layers: [{ type: "text" }, { type: "image", src: "ftp://x/y.png", width: 1, height: 1 }] }, credits: 10 });
+    const render = await finished(renderId);
+    expect(render).toMatchObject({ render_status: "failed", error_code: "invalid_composition" });
+    expect(render.error_message).toMatch(/composition\.layers\.0\.text/);
+    expect((await renderEvents(workspaceId, renderId)).map((event) => event.type)).toEqual(["render.started", "render.failed"]);
+    expect(await prisma().creditTransaction.findFirst({ where: { workspace_id: workspaceId, action_type: "refund", reference_id: renderId } })).toMatchObject({ amount: 10 });
+
+    const empty = await startRender({ composition: null });
+    expect(await finished(empty.renderId)).toMatchObject({ render_status: "failed", error_code: "invalid_composition", error_message: expect.stringMatching(/no composition/) });
+  });
+
+  it("leaves a render that is not queued alone (a duplicate job is a no-op)", async () => {
+    const { workspaceId } = await createFixture(service);
+    const renderId = newId("render");
+    await prisma().render.create({ data: { render_id: renderId, workspace_id: workspaceId, render_status: "completed", progress: 100 } });
+    const job = await service.service.jobs.enqueue(renderJob, { render_id: renderId }, { jobId: `${renderId}-again` });
+    const deadline = Date.now() + 10_000;
+    while (!["completed", "failed"].includes(await job.getState())) {
+      if (Date.now() > deadline) throw new Error("job did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const done = await service.service.jobs.queue(renderJob.name).getJob(job.id!);
+    expect(done?.returnvalue).toEqual({ render_id: renderId, skipped: "not queued" });
+    expect(await renderEvents(workspaceId, renderId)).toEqual([]);
+  });
+});
+
+describe("renders.sweep", () => {
+  it("fails and refunds a render left rendering by a dead worker, and leaves a live one alone", async () => {
+    const { workspaceId } = await createFixture(service);
+    await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: 5, actionType: "grant" }));
+    const long = new Date(Date.now() - staleAfterMs({ renderTimeoutMs: loadConfig({}).renderTimeoutMs }) - 60_000);
+    const abandoned = newId("render");
+    const live = newId("render");
+    await prisma().render.createMany({
+      data: [
+        { render_id: abandoned, workspace_id: workspaceId, render_status: "rendering", credits_consumed: 10, render_started_at: long, render_updated_at: long },
+        { render_id: live, workspace_id: workspaceId, render_status: "rendering", credits_consumed: 10, render_started_at: new Date() },
+      ],
+    });
+    const job = await service.service.jobs.enqueue(sweepJob, {});
+    const deadline = Date.now() + 10_000;
+    while (!["completed", "failed"].includes(await job.getState())) {
+      if (Date.now() > deadline) throw new Error("sweep did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: abandoned } })).toMatchObject({ render_status: "failed", error_code: "worker_lost" });
+    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: live } })).toMatchObject({ render_status: "rendering", error_code: null });
+    expect((await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance).toBe(15);
+    expect((await renderEvents(workspaceId, abandoned)).map((event) => event.type)).toEqual(["render.failed"]);
+  });
+});
+
+describe("composition and command", () => {
+  it("rejects an invalid composition with 422 issues under composition.", () => {
+    let error: unknown;
+    try {
+      parseComposition({ duration: 700, layers: [{ type: "image", src: "notaurl", width: 1, height: 1 }, { type: "sparkle" }] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(422);
+    const paths = ((error as ApiError).details!.issues as { path: string }[]).map((issue) => issue.path);
+    expect(paths).toEqual(expect.arrayContaining(["composition.duration", "composition.layers.0.src", "composition.layers.1.type"]));
+  });
+
+  it("checks each layer's timing against the duration", () => {
+    const issueOf = (layers: unknown[]) => {
+      try {
+        parseComposition({ duration: 2, layers });
+        return undefined;
+      } catch (error) {
+        return ((error as ApiError).details!.issues as { path: string; type: string }[])[0];
+      }
+    };
+    expect(issueOf([{ type: "tone", start: 1, end: 2 }])).toBeUndefined();
+    expect(issueOf([{ type: "tone", start: 2 }])).toMatchObject({ path: "composition.layers.0.start" });
+    expect(issueOf([{ type: "tone", end: 3 }])).toMatchObject({ path: "composition.layers.0.end", type: "number.max" });
+    expect(issueOf([{ type: "tone", start: 1, end: 0.5 }])).toMatchObject({ path: "composition.layers.0.end", type: "number.min" });
+  });
+
+  it("mixes several audio layers with amix, compensated to a plain sum, and gives a silent track when there is none", () => {
+    const base = { size: { width: 1920, height: 1080 }, workDir: "/tmp/w", fontFile: "/fonts/f.ttf", outputPath: "/tmp/w/out.mp4" };
+    const withAudio = buildRenderCommand({
+      ...base,
+      composition: parseComposition({ duration: 3, layers: [{ type: "tone", start: 1, end: 2 }, { type: "audio", src: "https://a/b.mp3", start: 0.5 }] }),
+      media: new Map([["https://a/b.mp3", "/tmp/w/media-0"]]),
+    });
+    const graph = withAudio.args[withAudio.args.indexOf("-filter_complex") + 1]!;
+    expect(graph).toContain("amix=inputs=2:duration=longest:dropout_transition=0,volume=2[aout]");
+    expect(graph).toContain("adelay=delays=1000|1000");
+    expect(graph).toContain("adelay=delays=500|500");
+    expect(withAudio.args).toEqual(expect.arrayContaining(["-progress", "pipe:1", "-movflags", "+faststart", "-t", "3", "-pix_fmt", "yuv420p", "-c:a", "aac"]));
+
+    const silent = buildRenderCommand({ ...base, composition: parseComposition({ duration: 1 }), media: new Map() });
+    expect(silent.args[silent.args.indexOf("-filter_complex") + 1]).toContain("anullsrc=r=48000:cl=stereo,atrim=duration=1[aout]");
+  });
+
+  it("escapes file paths for the filtergraph: drawtext reads files in a directory named with : ' , [ ] ; \\", async () => {
+    const dir = path.join(mediaDir, "we:ird 'di,r[x];y\\z");
+    await mkdir(dir, { recursive: true });
+    await copyFile(FONT_PATH, path.join(dir, "font.ttf"));
+    await writeFile(path.join(dir, "text.txt"), "escaped");
+    const drawtext = `drawtext=fontfile=${escapeFilterValue(path.join(dir, "font.ttf"))}:textfile=${escapeFilterValue(path.join(dir, "text.txt"))}`;
+    await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=s=64x64:d=0.1", "-vf", drawtext, path.join(dir, "out.mp4")]);
+    expect((await probeMedia(path.join(dir, "out.mp4"))).streams[0]).toMatchObject({ width: 64, height: 64 });
+  });
+});
