@@ -28,22 +28,20 @@ async function recordFailure(context: GraphQLContext, action: ActionDefinition, 
   if (!context.auth.livemode) return; // test mode writes nothing, failures included
   if (error instanceof InsufficientCreditsError) await recordCreditsLow(context.prisma, error, true);
   await context.prisma.$transaction((tx) =>
-    recordEvent(tx, {
-      workspaceId: context.auth.workspaceId,
-      type: "action.failed",
-      livemode: true,
-      data: {
-        object: {
-          object: "action_call",
-          action: action.name,
-          request_id: context.requestId,
-          key_id: context.auth.keyId,
-          livemode: true,
-          error: { code: error.code, type: error.type, status: error.status, message: error.message },
-        },
-      },
-    }),
+    recordEvent(tx, actionCallEvent(context, action, "action.failed", { error: { code: error.code, type: error.type, status: error.status, message: error.message } })),
   );
+}
+
+/** The `action.completed` / `action.failed` event of a call (payloads in src/events/catalog.ts). */
+function actionCallEvent(context: GraphQLContext, action: ActionDefinition, type: "action.completed" | "action.failed", outcome: Record<string, unknown>) {
+  return {
+    workspaceId: context.auth.workspaceId,
+    type,
+    livemode: context.auth.livemode,
+    data: {
+      object: { object: "action_call", action: action.name, request_id: context.requestId, key_id: context.auth.keyId, livemode: context.auth.livemode, ...outcome },
+    },
+  };
 }
 
 export async function runAction(context: GraphQLContext, action: ActionDefinition, rawInput: unknown): Promise<Record<string, unknown>> {
@@ -79,22 +77,10 @@ export async function runAction(context: GraphQLContext, action: ActionDefinitio
         balanceAfter = (await spendCredits(tx, { workspaceId: context.auth.workspaceId, amount: cost, actionType: action.name, keyId: context.auth.keyId, referenceId })).balanceAfter;
       }
       const report: CreditReport = { cost, charged: context.auth.livemode ? cost : 0, balance_after: balanceAfter };
-      await recordEvent(tx, {
-        workspaceId: context.auth.workspaceId,
-        type: "action.completed",
-        livemode: context.auth.livemode,
-        data: {
-          object: {
-            object: "action_call",
-            action: action.name,
-            request_id: context.requestId,
-            key_id: context.auth.keyId,
-            livemode: context.auth.livemode,
-            credits_spent: report.charged,
-            result_object: typeof result.object === "string" ? result.object : null,
-          },
-        },
-      });
+      await recordEvent(
+        tx,
+        actionCallEvent(context, action, "action.completed", { credits_spent: report.charged, result_object: typeof result.object === "string" ? result.object : null }),
+      );
       return { body: result, credits: report };
     });
     // In test mode the transaction was rolled back: there is nothing to follow up.
