@@ -5,34 +5,12 @@
 //
 // This file runs workers (the dispatcher publishes live events), so it gets a PostgreSQL database
 // and a Redis of its own: its dispatcher must not take other files' outbox events.
-import os from "node:os";
-import path from "node:path";
-import { rm } from "node:fs/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Config } from "../src/config.js";
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../src/db/scratch-database.js";
-import { startPrivateRedis, type RedisHandle } from "../src/redis/redis-server.js";
-import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "./support/receiver.js";
+import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
 
-const dataDir = path.join(os.tmpdir(), `cutroom-events-test-${process.pid}-${Date.now().toString(36)}`);
-// Filled in before the service starts (useService reads its overrides when it starts).
-const overrides: Partial<Config> = { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], dispatchIntervalMs: 100, dataDir };
-let scratch: ScratchDatabase | undefined;
-let redis: RedisHandle | undefined;
-
-beforeAll(async () => {
-  scratch = await createScratchDatabase("cutroom_events", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-  redis = await startPrivateRedis(dataDir);
-  overrides.databaseUrl = scratch.url;
-  overrides.redisUrl = redis.url;
-});
-// Registered before useService, so it runs after the service has stopped.
-afterAll(async () => {
-  await redis?.stop();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
+const environment = isolatedEnvironment("events", { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], dispatchIntervalMs: 100 });
+const overrides = environment.overrides;
 const service = useService(overrides);
 
 /** The 56 event kinds, as contract section 6 lists them. */
@@ -52,17 +30,6 @@ const CONTRACT_EVENTS = [
   "asset.created", "asset.deleted",
   "playground_generation.updated", "playground_generation.deleted",
 ];
-
-/** Polls until `check` returns something truthy; fails with `what` after the deadline. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function expectError(response: ApiResponse, status: number, code: string) {
   expect(response.status, response.text).toBe(status);

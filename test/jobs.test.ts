@@ -5,33 +5,17 @@
 // and its prune must not touch their rows.
 import os from "node:os";
 import path from "node:path";
-import { rm } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Job } from "bullmq";
-import type { Config } from "../src/config.js";
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../src/db/scratch-database.js";
 import { runInRequestContext } from "../src/context/request-context.js";
 import { pruneJob } from "../src/maintenance/prune-job.js";
 import { newId } from "../src/ids.js";
-import { createFixture, useService } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
-const dataDir = path.join(os.tmpdir(), `cutroom-jobs-test-${process.pid}-${Date.now().toString(36)}`);
-// Filled in before the service starts (useService reads its overrides when it starts).
-const overrides: Partial<Config> = { runWorkers: true, requestLogRetentionDays: RETENTION_DAYS, redisUrl: undefined, dataDir };
-let scratch: ScratchDatabase | undefined;
-
-beforeAll(async () => {
-  scratch = await createScratchDatabase("cutroom_jobs", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-  overrides.databaseUrl = scratch.url;
-});
-// Registered before useService, so it runs after the service has stopped (after-hooks run in reverse).
-afterAll(async () => {
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
+const environment = isolatedEnvironment("jobs", { runWorkers: true, requestLogRetentionDays: RETENTION_DAYS });
+const overrides = environment.overrides;
 const service = useService(overrides);
 
 const prisma = () => service.service.database.prisma;

@@ -7,50 +7,21 @@
 // tests can stop them, lose their jobs, and start them again) or in `src/worker.ts` child
 // processes. The file has a PostgreSQL database and a Redis of its own: it obliterates the
 // delivery queue and runs dispatchers, which must touch nothing of the other test files.
-import os from "node:os";
 import path from "node:path";
 import http from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { rm } from "node:fs/promises";
-import { createHmac, timingSafeEqual } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type Config } from "../src/config.js";
 import { startService, type RunningService } from "../src/service.js";
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../src/db/scratch-database.js";
-import { startPrivateRedis, type RedisHandle } from "../src/redis/redis-server.js";
 import { Dispatcher } from "../src/webhooks/dispatcher.js";
-import { createFixture, useService, type Client } from "./support/service.js";
+import { answer, parseSignatureHeader, signedWith, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
+import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dataDir = path.join(os.tmpdir(), `cutroom-delivery-test-${process.pid}-${Date.now().toString(36)}`);
-// Filled in before the services start (useService reads its overrides when it starts).
-const overrides: Partial<Config> = {
-  runWorkers: false,
-  outboundAllow: ["127.0.0.1", "::1"],
-  webhookRetrySeconds: [0.2, 0.2],
-  webhookTimeoutMs: 1000,
-  dispatchIntervalMs: 100,
-  dataDir,
-};
-let scratch: ScratchDatabase | undefined;
-let redis: RedisHandle | undefined;
-
-beforeAll(async () => {
-  scratch = await createScratchDatabase("cutroom_delivery", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-  redis = await startPrivateRedis(dataDir);
-  overrides.databaseUrl = scratch.url;
-  overrides.redisUrl = redis.url;
-});
-// Registered before useService, so it runs after the services have stopped.
-afterAll(async () => {
-  await redis?.stop();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-/** The API: takes requests, runs no workers. */
+const environment = isolatedEnvironment("delivery", { runWorkers: false, outboundAllow: ["127.0.0.1", "::1"], webhookRetrySeconds: [0.2, 0.2], webhookTimeoutMs: 1000, dispatchIntervalMs: 100 });
+const dataDir = environment.dataDir;
+const overrides = environment.overrides;
 const api = useService(overrides);
 const prisma = () => api.service.database.prisma;
 
@@ -80,92 +51,13 @@ afterAll(stopWorkers);
 
 // ---- receivers, waiting, signatures ------------------------------------------------------------
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-type Responder = (request: Received, response: http.ServerResponse, index: number) => void;
-
-interface Receiver {
-  url: string;
-  received: Received[];
-  respond: Responder;
-  close(): Promise<void>;
-}
-
-const receivers: Receiver[] = [];
-
-const answer = (status: number, body = "ok"): Responder => (_request, response) => {
-  response.writeHead(status, { "content-type": "text/plain" });
-  response.end(body);
-};
-
-async function startReceiver(respond: Responder = answer(200)): Promise<Receiver> {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
-      received.push(entry);
-      receiver.respond(entry, response, received.length - 1);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    respond,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  receivers.push(receiver);
-  return receiver;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-/** Polls until `check` returns something truthy; fails with `what` after the deadline. */
-async function waitFor<T>(what: string | (() => string), check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "function" ? what() : what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Parses `t=<unix>,v1=<hex>[,v1=<hex>]`. */
+/** Parses `t=<unix>,v1=<hex>[,v1=<hex>]`, failing the test when it is malformed. */
 function parseSignature(header: string | string[] | undefined): { t: string; v1: string[] } {
-  expect(typeof header, "X-Service-Signature present").toBe("string");
-  const parts = (header as string).split(",").map((part) => part.trim());
-  const t = parts.filter((part) => part.startsWith("t=")).map((part) => part.slice(2));
-  expect(t, header as string).toHaveLength(1);
-  expect(t[0]).toMatch(/^\d+$/);
-  return { t: t[0]!, v1: parts.filter((part) => part.startsWith("v1=")).map((part) => part.slice(3)) };
-}
-
-/** Our own HMAC: does one of the v1 signatures sign `${t}.${rawBody}` under `secret`? */
-function signedWith(header: string | string[] | undefined, rawBody: string, secret: string): boolean[] {
-  const { t, v1 } = parseSignature(header);
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
-  return v1.map((hex) => /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, "hex"), expected));
-}
-
-/** What a receiver does (contract 6.2): a valid v1 and a t no more than five minutes off. */
-function verifyDelivery(header: string | string[] | undefined, rawBody: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  const { t } = parseSignature(header);
-  if (Math.abs(nowSeconds - Number(t)) > 300) return false;
-  return signedWith(header, rawBody, secret).some(Boolean);
+  const parsed = parseSignatureHeader(header);
+  expect(parsed, `X-Service-Signature ${String(header)}`).toBeDefined();
+  return parsed!;
 }
 
 async function createEndpoint(client: Client, body: Record<string, unknown>) {
@@ -216,12 +108,12 @@ describe("delivering events", () => {
     const t = Number(parseSignature(signature).t);
     expect(Math.abs(Date.now() / 1000 - t)).toBeLessThan(60);
     expect(signedWith(signature, received.body, videoEndpoint.secret)).toEqual([true]);
-    expect(verifyDelivery(signature, received.body, videoEndpoint.secret)).toBe(true);
-    expect(verifyDelivery(signature, received.body, videoEndpoint.secret, t + 300)).toBe(true);
-    expect(verifyDelivery(signature, received.body, videoEndpoint.secret, t + 301)).toBe(false);
-    expect(verifyDelivery(signature, received.body, videoEndpoint.secret, t - 301)).toBe(false);
-    expect(verifyDelivery(signature, received.body.replace("delivered video", "tampered video"), videoEndpoint.secret)).toBe(false);
-    expect(verifyDelivery(signature, received.body, folderEndpoint.secret)).toBe(false);
+    expect(verifySignature(signature, received.body, videoEndpoint.secret)).toBe(true);
+    expect(verifySignature(signature, received.body, videoEndpoint.secret, t + 300)).toBe(true);
+    expect(verifySignature(signature, received.body, videoEndpoint.secret, t + 301)).toBe(false);
+    expect(verifySignature(signature, received.body, videoEndpoint.secret, t - 301)).toBe(false);
+    expect(verifySignature(signature, received.body.replace("delivered video", "tampered video"), videoEndpoint.secret)).toBe(false);
+    expect(verifySignature(signature, received.body, folderEndpoint.secret)).toBe(false);
 
     // The envelope, with the record as the API shows it.
     const envelope = JSON.parse(received.body);
@@ -283,7 +175,7 @@ describe("delivering events", () => {
     expect(new Set(receiver.received.map((request) => request.headers["x-service-delivery"]))).toEqual(new Set([delivery!.delivery_id]));
     // The same event each time, each attempt freshly signed.
     expect(new Set(receiver.received.map((request) => JSON.parse(request.body).id)).size).toBe(1);
-    for (const request of receiver.received) expect(verifyDelivery(request.headers["x-service-signature"], request.body, endpoint.secret)).toBe(true);
+    for (const request of receiver.received) expect(verifySignature(request.headers["x-service-signature"], request.body, endpoint.secret)).toBe(true);
     // A success ends the run of failures.
     expect((await client.get(`/api/v1/webhooks/${endpoint.endpoint_id}`)).body).toMatchObject({ enabled: true, consecutive_failures: 0 });
   });
@@ -377,8 +269,8 @@ describe("delivering events", () => {
     expect(byNew.filter(Boolean)).toHaveLength(1);
     expect(byOld.filter(Boolean)).toHaveLength(1);
     expect(byNew.findIndex(Boolean)).not.toBe(byOld.findIndex(Boolean));
-    expect(verifyDelivery(during.headers["x-service-signature"], during.body, newSecret)).toBe(true);
-    expect(verifyDelivery(during.headers["x-service-signature"], during.body, oldSecret)).toBe(true);
+    expect(verifySignature(during.headers["x-service-signature"], during.body, newSecret)).toBe(true);
+    expect(verifySignature(during.headers["x-service-signature"], during.body, oldSecret)).toBe(true);
 
     // Without grace the old secret stops at once.
     const immediate = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/rotate_secret`, { grace_period_seconds: 0 });
@@ -390,8 +282,8 @@ describe("delivering events", () => {
     const after = receiver.received.at(-1)!;
     expect(after.headers["x-service-event"]).toBe("webhook.test");
     expect(signedWith(after.headers["x-service-signature"], after.body, latest)).toEqual([true]);
-    expect(verifyDelivery(after.headers["x-service-signature"], after.body, newSecret)).toBe(false);
-    expect(verifyDelivery(after.headers["x-service-signature"], after.body, oldSecret)).toBe(false);
+    expect(verifySignature(after.headers["x-service-signature"], after.body, newSecret)).toBe(false);
+    expect(verifySignature(after.headers["x-service-signature"], after.body, oldSecret)).toBe(false);
 
     for (const grace of [-1, 604_801, "long"]) {
       const refused = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/rotate_secret`, { grace_period_seconds: grace });

@@ -7,120 +7,18 @@
 // This file runs workers (resend and recover go through BullMQ and the dispatcher), so it gets a
 // PostgreSQL database and a Redis of its own: its dispatcher must not fan out other files' events,
 // and its workers must not take other files' delivery jobs (nor theirs ours).
-import os from "node:os";
 import path from "node:path";
 import http from "node:http";
-import { rm } from "node:fs/promises";
-import { createHmac, timingSafeEqual } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Config } from "../src/config.js";
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../src/db/scratch-database.js";
-import { startPrivateRedis, type RedisHandle } from "../src/redis/redis-server.js";
-import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
+import { describe, expect, it } from "vitest";
+import { answer, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
+import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
 
-const dataDir = path.join(os.tmpdir(), `cutroom-webhooks-test-${process.pid}-${Date.now().toString(36)}`);
-// Filled in before the service starts (useService reads its overrides when it starts).
-const overrides: Partial<Config> = {
-  runWorkers: true,
-  outboundAllow: ["127.0.0.1", "::1"],
-  webhookRetrySeconds: [0.2],
-  webhookTimeoutMs: 1000,
-  dispatchIntervalMs: 100,
-  dataDir,
-};
-let scratch: ScratchDatabase | undefined;
-let redis: RedisHandle | undefined;
-
-beforeAll(async () => {
-  scratch = await createScratchDatabase("cutroom_webhooks", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-  redis = await startPrivateRedis(dataDir);
-  overrides.databaseUrl = scratch.url;
-  overrides.redisUrl = redis.url;
-});
-// Registered before useService, so it runs after the service has stopped.
-afterAll(async () => {
-  await redis?.stop();
-  await scratch?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
+const environment = isolatedEnvironment("webhooks", { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], webhookRetrySeconds: [0.2], webhookTimeoutMs: 1000, dispatchIntervalMs: 100 });
+const overrides = environment.overrides;
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 // ---- receivers, waiting, signatures ------------------------------------------------------------
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-type Responder = (request: Received, response: http.ServerResponse) => void;
-
-interface Receiver {
-  url: string;
-  received: Received[];
-  respond: Responder;
-  close(): Promise<void>;
-}
-
-const receivers: Receiver[] = [];
-
-const answer = (status: number, body = "ok"): Responder => (_request, response) => {
-  response.writeHead(status, { "content-type": "text/plain" });
-  response.end(body);
-};
-
-async function startReceiver(respond: Responder = answer(200)): Promise<Receiver> {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
-      received.push(entry);
-      receiver.respond(entry, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    respond,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  receivers.push(receiver);
-  return receiver;
-}
-
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-/** Polls until `check` returns something truthy; fails with `what` after the deadline. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** An independent receiver-side check of X-Service-Signature (contract 6.2). */
-function verifySignature(header: string | undefined, rawBody: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  if (!header) return false;
-  const parts = header.split(",").map((part) => part.trim().split("="));
-  const t = parts.find(([name]) => name === "t")?.[1];
-  if (!t || !/^\d+$/.test(t) || Math.abs(nowSeconds - Number(t)) > 300) return false;
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();
-  return parts.some(([name, value]) => name === "v1" && value !== undefined && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, "hex"), expected));
-}
 
 function expectError(response: ApiResponse, status: number, code: string) {
   expect(response.status, response.text).toBe(status);

@@ -22,6 +22,8 @@ export interface RequestContext {
   anonymousRateHeaders?: Record<string, string>;
   /** The response is a stored idempotent one. */
   idempotentReplay?: boolean;
+  /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
+  pendingWrites?: Promise<unknown>[];
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -22,6 +22,16 @@ function requiredScopesOf(failure: AuthFailure): string[] {
   }
 }
 
+/** The 403 of a refused scope check, naming every required and every granted scope. */
+export function scopeRefusal(context: GraphQLContext, failure: AuthFailure): ApiError {
+  const required = requiredScopesOf(failure);
+  const missing = missingScopes(context.auth.scopes, required);
+  return new ApiError("insufficient_scope", `This key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`, {
+    details: { required_scopes: required, granted_scopes: [...context.auth.scopes] },
+    hint: "Create a key with the required scopes, or add them to this key.",
+  });
+}
+
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: GraphQLContext;
@@ -41,14 +51,7 @@ export const builder = new SchemaBuilder<{
     authScopes: (context) => ({
       scopes: (required: readonly string[]) => missingScopes(context.auth.scopes, required).length === 0,
     }),
-    unauthorizedError: (_parent, context, _info, result) => {
-      const required = requiredScopesOf(result.failure);
-      const missing = missingScopes(context.auth.scopes, required);
-      return new ApiError("insufficient_scope", `This key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`, {
-        details: { required_scopes: required, granted_scopes: [...context.auth.scopes] },
-        hint: "Create a key with the required scopes, or add them to this key.",
-      });
-    },
+    unauthorizedError: (_parent, context, _info, result) => scopeRefusal(context, result.failure),
   },
   prisma: {
     client: (context) => context.prisma,

@@ -177,6 +177,8 @@ export function createApp(dependencies: AppDependencies) {
         if (request.signal?.aborted) return new Response(null, { status: 499 });
         response = errorResponseFor(error, url.pathname);
       }
+      // An answer never overtakes the records it reports (e.g. action.failed of a scope refusal).
+      if (context.pendingWrites) await Promise.allSettled(context.pendingWrites);
       if (context.idempotentReplay) {
         // The replayed body names the original request; the header stays equal to it.
         response.headers.set("X-Replay-Request-Id", context.requestId);

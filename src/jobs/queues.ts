@@ -48,6 +48,13 @@ export class JobQueues {
     return this.enqueue(job, payload, { jobId });
   }
 
+  /** Drops a queue's connection; the next use opens a new one (after a broken connection). */
+  async forget(name: string): Promise<void> {
+    const queue = this.queues.get(name);
+    this.queues.delete(name);
+    await queue?.close();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }

@@ -37,6 +37,9 @@ export const renderJob = defineJob({
   payload: z.strictObject({ render_id: z.string().min(1), request_id: z.string().optional() }),
   // A failed render is final (its credits are refunded); a new render is a new renders.create.
   attempts: 1,
+  // Only a queued render is claimed, so the id may be freed once the job ran: the sweep can then
+  // queue a render whose job was lost (Redis flushed, enqueue failed after commit).
+  forgetWhenDone: true,
   async handler({ render_id, request_id }, dependencies) {
     const run = () => runRender(render_id, dependencies);
     // Events and ledger rows of this render carry the id of the request that asked for it.

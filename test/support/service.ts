@@ -1,6 +1,9 @@
 // Starts the real service (HTTP on a free port, real PostgreSQL and Redis) for a test file, and
 // builds fresh fixtures (a new workspace and key per test) so tests never share records.
 import { afterAll, beforeAll, inject } from "vitest";
+import { rm } from "node:fs/promises";
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { startPrivateRedis, type RedisHandle } from "../../src/redis/redis-server.js";
 import path from "node:path";
 import os from "node:os";
 import { loadConfig, type Config } from "../../src/config.js";
@@ -12,6 +15,36 @@ import type { NewKeyOptions } from "../../src/auth/key-service.js";
 export interface TestService {
   readonly url: string;
   readonly service: RunningService;
+}
+
+export interface IsolatedEnvironment {
+  /** Configuration for useService: the settings given, plus this file's database, Redis and data dir (filled in before the service starts). */
+  overrides: Partial<Config>;
+  dataDir: string;
+}
+
+/**
+ * A database, a Redis and a data directory of this test file's own, for files that run workers
+ * (their dispatchers and job queues would otherwise take other files' events and jobs). Call it
+ * before useService(overrides): its clean-up then runs after the service has stopped.
+ */
+export function isolatedEnvironment(name: string, settings: Partial<Config> = {}): IsolatedEnvironment {
+  const dataDir = path.join(os.tmpdir(), `cutroom-${name}-test-${process.pid}-${Date.now().toString(36)}`);
+  const overrides: Partial<Config> = { ...settings, dataDir };
+  let scratch: ScratchDatabase | undefined;
+  let redis: RedisHandle | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(`cutroom_${name.replace(/[^a-z0-9]/g, "_")}`, process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
+    redis = await startPrivateRedis(dataDir);
+    overrides.databaseUrl = scratch.url;
+    overrides.redisUrl = redis.url;
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    await scratch?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { overrides, dataDir };
 }
 
 /** Starts one service for the current test file; `overrides` adjust its configuration. */

@@ -1,12 +1,14 @@
 // One GraphQL field per live action, and through Sofa its REST route /api/v1/actions/{name} with
 // the catalog's method: POST actions are mutations taking a JSON body, GET actions queries taking
 // query parameters. Scopes are field auth; the rest is the runner's.
-import { builder } from "../../graphql/builder.js";
+import { builder, scopeRefusal } from "../../graphql/builder.js";
+import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { definePlatformOperation } from "../../registry/operations.js";
 import { ACTIONS, type ActionDefinition } from "../catalog.js";
 import { actionHandler } from "./handler.js";
-import { runAction } from "./runner.js";
+import { recordFailure, runAction } from "./runner.js";
+import { currentRequestContext } from "../../context/request-context.js";
 import { actionSchema, decodeQueryInput } from "./input.js";
 import "../handlers.js";
 
@@ -72,6 +74,14 @@ for (const action of LIVE_ACTIONS) {
       type: ActionResult,
       description: operation.description,
       authScopes: { scopes: operation.scopes },
+      // A refused scope is an action call that returned an error: audited as action.failed.
+      unauthorizedError: (_parent: unknown, _args: unknown, context: GraphQLContext, _info: unknown, result: { failure: AuthFailure }) => {
+        const error = scopeRefusal(context, result.failure);
+        const write = recordFailure(context, action, error).catch(() => undefined);
+        const request = currentRequestContext();
+        if (request) (request.pendingWrites ??= []).push(write);
+        return error;
+      },
       args: { input: t.arg({ type: inputType, required: false }) },
       resolve: (_root: unknown, args: { input?: unknown }, context: GraphQLContext) => runAction(context, action, args.input ?? {}),
     }),

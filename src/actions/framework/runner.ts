@@ -10,6 +10,7 @@ import { inWriteTransaction } from "../../db/transaction.js";
 import { recordEvent } from "../../outbox/record-event.js";
 import { InsufficientCreditsError, recordCreditsLow, spendCredits } from "../../credits/ledger.js";
 import { currentRequestContext } from "../../context/request-context.js";
+import { logger } from "../../logger.js";
 import type { ActionDefinition } from "../catalog.js";
 import { actionHandler } from "./handler.js";
 import { priceOf } from "./pricing.js";
@@ -24,7 +25,7 @@ export interface CreditReport {
   balance_after: number | null;
 }
 
-async function recordFailure(context: GraphQLContext, action: ActionDefinition, error: ApiError): Promise<void> {
+export async function recordFailure(context: GraphQLContext, action: ActionDefinition, error: ApiError): Promise<void> {
   if (!context.auth.livemode) return; // test mode writes nothing, failures included
   if (error instanceof InsufficientCreditsError) await recordCreditsLow(context.prisma, error, true);
   await context.prisma.$transaction((tx) =>
@@ -84,11 +85,25 @@ export async function runAction(context: GraphQLContext, action: ActionDefinitio
       return { body: result, credits: report };
     });
     // In test mode the transaction was rolled back: there is nothing to follow up.
-    if (context.auth.livemode) for (const work of afterCommit) await work();
+    if (context.auth.livemode) await runFollowUps(action, afterCommit);
     return action.credits ? { ...body, credits } : body;
   } catch (error) {
     const apiError = toApiError(error);
     await recordFailure(context, action, apiError).catch(() => undefined);
     throw apiError;
+  }
+}
+
+/**
+ * Work after commit cannot undo the call: the call succeeded. A follow-up that fails (Redis down
+ * when queueing a render) is logged, and its sweep picks the work up again (renders.sweep).
+ */
+async function runFollowUps(action: ActionDefinition, work: (() => Promise<unknown>)[]): Promise<void> {
+  for (const followUp of work) {
+    try {
+      await followUp();
+    } catch (error) {
+      logger.error({ err: error, action: action.name, request_id: currentRequestContext()?.requestId }, "follow-up after commit failed");
+    }
   }
 }
