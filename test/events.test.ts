@@ -55,8 +55,8 @@ describe("GET /api/v1/events", () => {
     expect(all.body).toMatchObject({ object: "list", has_more: false, next_cursor: null });
     expect(all.body.data.map((event: { type: string }) => event.type)).toEqual(["folder.created", "video.created"]);
     const [folderEvent, videoEvent] = all.body.data;
-    expect(videoEvent).toMatchObject({ object: "event", type: "video.created", livemode: true, request_id: video.request_id, data: { object: { video_id: video.video_id, video_name: "evented video" } } });
-    expect(folderEvent).toMatchObject({ object: "event", type: "folder.created", livemode: true, request_id: folder.request_id, data: { object: { folder_id: folder.folder_id } } });
+    expect(videoEvent).toMatchObject({ object: "event", type: "video.created", event_livemode: true, caused_by_request_id: video.request_id, data: { object: { video_id: video.video_id, video_name: "evented video" } } });
+    expect(folderEvent).toMatchObject({ object: "event", type: "folder.created", event_livemode: true, caused_by_request_id: folder.request_id, data: { object: { folder_id: folder.folder_id } } });
     expect(videoEvent.event_id).toMatch(/^evt_[0-9A-Za-z]{22}$/);
     expect(videoEvent).not.toHaveProperty("workspace_id");
     expect(videoEvent).not.toHaveProperty("seq");

@@ -87,17 +87,19 @@ export async function authenticate(prisma: PrismaClient, credentials: Credential
       hint: "Send your key as 'Authorization: Bearer sk_live_...' or in the X-Api-Key header.",
     });
   }
-  const invalid = new ApiError("invalid_credentials", "The API key is not recognised.", {
-    hint: "Check that the whole key was copied; keys are shown only once, at creation.",
-  });
-  if (!isWellFormedKey(credentials.key)) throw invalid;
+  // Built only when needed: an error captures a stack, which costs on every request otherwise.
+  const invalid = () =>
+    new ApiError("invalid_credentials", "The API key is not recognised.", {
+      hint: "Check that the whole key was copied; keys are shown only once, at creation.",
+    });
+  if (!isWellFormedKey(credentials.key)) throw invalid();
 
   const hash = hashSecret(credentials.key);
   // After a rotation the previous secret keeps working until its grace period ends.
   const key =
     (await prisma.apiKey.findUnique({ where: { secret_hash: hash } })) ??
     (await prisma.apiKey.findFirst({ where: { previous_secret_hash: hash, previous_secret_expires_at: { gt: now } } }));
-  if (!key) throw invalid;
+  if (!key) throw invalid();
   if (key.revoked_at && key.revoked_at <= now) throw new ApiError("key_revoked", "This API key has been revoked.");
   if (key.expires_at && key.expires_at <= now) throw new ApiError("key_expired", `This API key expired at ${key.expires_at.toISOString()}.`);
   if (key.paused_at) throw new ApiError("key_paused", "This API key is paused.", { hint: "Resume the key to use it again." });

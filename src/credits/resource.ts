@@ -17,6 +17,8 @@ export const creditTransactions = defineResource({
   filterable: ["action_type", "amount", "created_at"],
   searchable: [],
   heavy: ["metadata"],
+  // The answer envelope's own request_id describes the request reading the ledger.
+  fieldAliases: { request_id: "caused_by_request_id" },
   internal: ["workspace_id"],
   serviceSet: ["created_at", "amount", "balance_after", "action_type"],
   description: "A credit movement of the workspace; negative amounts are spending.",

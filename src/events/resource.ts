@@ -13,7 +13,9 @@ export const events = defineResource({
   createdAtField: "created_at",
   routes: ["list", "get"],
   sortable: ["created_at"],
-  filterable: ["type", "livemode", "created_at"],
+  filterable: ["type", "created_at"],
+  // The answer envelope's own request_id and livemode describe the request reading the event.
+  fieldAliases: { request_id: "caused_by_request_id", livemode: "event_livemode" },
   searchable: [],
   heavy: [],
   internal: ["workspace_id", "seq", "dispatched_at"],

@@ -47,6 +47,12 @@ export interface ResourceDefinition {
   idField: string;
   /** The Prisma field holding the id, when the API name is not a legal Prisma name (`_id`). */
   idColumn?: string;
+  /**
+   * API names of read-only columns whose own names the answer envelope uses (`request_id`,
+   * `livemode`): an event's request_id is shown as caused_by_request_id. Not for columns that
+   * are sorted, filtered or written.
+   */
+  fieldAliases?: Readonly<Record<string, string>>;
   idPrefix: IdKind;
   scopeGroup: ScopeGroup;
   /** Column holding the creation time (sorting default, created_after/created_before). */

@@ -14,9 +14,19 @@ export function idColumn(resource: ResourceDefinition): string {
   return resource.idColumn ?? resource.idField;
 }
 
-/** The API's name for a column: the id column is shown under the resource's id field. */
+/** The API's name for a column: the id column under the resource's id field, aliases under theirs. */
 export function apiFieldName(resource: ResourceDefinition, column: string): string {
-  return column === idColumn(resource) ? resource.idField : column;
+  if (column === idColumn(resource)) return resource.idField;
+  return resource.fieldAliases?.[column] ?? column;
+}
+
+/** Aliased columns are display-only: a declaration that sorts, filters or writes one is a mistake. */
+export function assertAliasesDisplayOnly(resource: ResourceDefinition): void {
+  for (const column of Object.keys(resource.fieldAliases ?? {})) {
+    const writes = resource.routes.includes("create") || resource.routes.includes("update");
+    const misuse = resource.sortable.includes(column) || resource.filterable.includes(column) || (writes && writableColumns(resource).some((field) => field.name === column));
+    if (misuse) throw new Error(`${resource.name}.${column} has an alias but is sorted, filtered or written`);
+  }
 }
 
 /** Columns shown in the API, in model order (internal columns left out). */

@@ -5,7 +5,7 @@ import { builder } from "../graphql/builder.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
-import { apiFieldName, idColumn, publicColumns, typeNameOf } from "./fields.js";
+import { apiFieldName, assertAliasesDisplayOnly, idColumn, publicColumns, typeNameOf } from "./fields.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
 import { listRecords, type ListArgs, type ListPage } from "./list.js";
 import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
@@ -184,6 +184,7 @@ function defineOperation(resource: ResourceDefinition, operation: ResourceOperat
 }
 
 export function defineResourceGraphQL(resource: ResourceDefinition): void {
+  assertAliasesDisplayOnly(resource);
   const record = defineRecordType(resource);
   const routes = new Set(resource.routes);
   const types: Record<string, unknown> = {
