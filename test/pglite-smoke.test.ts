@@ -8,6 +8,7 @@ import { afterAll, expect, inject, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { startService, type RunningService } from "../src/service.js";
 import { createApiKey } from "../src/auth/key-service.js";
+import { addCredits } from "../src/credits/ledger.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { Client } from "./support/service.js";
 import { openDatabase } from "../src/db/database.js";
@@ -83,6 +84,27 @@ it("serves folders and videos on embedded PGlite, and keeps them across a restar
   const scratchId = scratch.body.video_id as string;
   expect((await client.delete(`/api/v1/videos/${scratchId}`)).body).toMatchObject({ video_id: scratchId, deleted: true });
   expect((await client.get(`/api/v1/videos/${scratchId}`)).status).toBe(404);
+
+  // Actions and the in-process workers share the one embedded connection: a render is paid for,
+  // queued, rendered and listed while the dispatcher and the request log write beside it.
+  await service.database.prisma.$transaction((tx) => addCredits(tx, { workspaceId, amount: 20, actionType: "grant" }));
+  const toRender = await client.post("/api/v1/videos", {
+    video_name: "Render me",
+    composition: { duration: 1, fps: 10, layers: [{ type: "tone", frequency: 440, volume: 0.2 }] },
+  });
+  const render = await client.post("/api/v1/actions/renders.create", { video_id: toRender.body.video_id });
+  expect(render.status, render.text).toBe(200);
+  expect(render.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 10 });
+  const deadline = Date.now() + 60_000;
+  let status = "queued";
+  while (status !== "completed" && status !== "failed" && Date.now() < deadline) {
+    const listed = await client.get(`/api/v1/actions/renders.list?video_id=${toRender.body.video_id}`);
+    expect(listed.status, listed.text).toBe(200);
+    status = listed.body.data[0].render_status;
+    if (status !== "completed") await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(status).toBe("completed");
+  expect((await client.get("/api/v1/actions/account.credits")).body).toMatchObject({ credit_balance: 10 });
 
   await stop();
 

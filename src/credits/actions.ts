@@ -9,8 +9,8 @@ import { fullSelection } from "../resources/selection.js";
 import { creditTransactions } from "./resource.js";
 
 defineActionHandler("account.credits", {
-  async run({ graphql }) {
-    const workspace = await graphql.prisma.workspace.findUniqueOrThrow({ where: { workspace_id: graphql.auth.workspaceId }, select: { credit_balance: true } });
+  async run({ tx, graphql }) {
+    const workspace = await tx.workspace.findUniqueOrThrow({ where: { workspace_id: graphql.auth.workspaceId }, select: { credit_balance: true } });
     return { object: "credit_balance", workspace_id: graphql.auth.workspaceId, credit_balance: workspace.credit_balance };
   },
 });
@@ -36,10 +36,10 @@ defineActionHandler("account.limits", {
 });
 
 defineActionHandler<{ page?: number; limit?: number }>("account.credit_history", {
-  async run({ graphql }, input) {
+  async run({ tx, graphql }, input) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const page = input.page ?? 1;
-    const rows = await graphql.prisma.creditTransaction.findMany({
+    const rows = await tx.creditTransaction.findMany({
       select: fullSelection(creditTransactions),
       where: { workspace_id: graphql.auth.workspaceId },
       orderBy: [{ created_at: "desc" }, { transaction_id: "desc" }],

@@ -66,8 +66,8 @@ defineActionHandler<{ video_id: string; video_type_id?: string; video_format?: s
 });
 
 defineActionHandler<{ video_id?: string; all_renders?: boolean; page?: number; limit?: number; render_status?: string }>("renders.list", {
-  async run({ graphql }, input) {
-    if (input.video_id) await ownedVideo(graphql.prisma as unknown as Tx, graphql, input.video_id);
+  async run({ tx, graphql }, input) {
+    if (input.video_id) await ownedVideo(tx, graphql, input.video_id);
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const page = input.page ?? 1;
     const where = {
@@ -76,7 +76,7 @@ defineActionHandler<{ video_id?: string; all_renders?: boolean; page?: number; l
       ...(input.render_status && { render_status: input.render_status }),
     };
     // By default each video's latest render (what a dashboard shows); all_renders: every one.
-    const rows = await graphql.prisma.render.findMany({
+    const rows = await tx.render.findMany({
       where,
       orderBy: [{ render_creation_date: "desc" }, { render_id: "desc" }],
       ...(input.all_renders ? {} : { distinct: ["video_id"] }),

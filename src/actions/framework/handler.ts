@@ -5,7 +5,11 @@ import type { Tx } from "../../db/transaction.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 
 export interface ActionRunContext {
-  /** The action's transaction: its records, its credit spend and its events commit together. */
+  /**
+   * The action's transaction: its records, its credit spend and its events commit together.
+   * Every query of the handler goes through it — on embedded PGlite (one connection) a query
+   * beside an open transaction would wait for it for ever.
+   */
   tx: Tx;
   graphql: GraphQLContext;
   /** false for sk_test_ keys: the transaction is rolled back and nothing after commit runs. */
