@@ -39,7 +39,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-it("serves folders and videos on embedded PGlite, and keeps them across a restart", { timeout: 120_000 }, async () => {
+it("serves records and renders a video on embedded PGlite, and keeps the records across a restart", { timeout: 120_000 }, async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), "cutroom-pglite-"));
 
   // --- first start: a fresh embedded database, migrated on start ---
