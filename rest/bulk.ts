@@ -4,6 +4,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import type { AuthContext } from "../src/auth/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
+import { insufficientScope } from "../src/auth/scope-refusal.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { parseOrThrow } from "../src/validation/issues.js";
 import { z } from "zod";
@@ -27,10 +28,6 @@ export interface BulkItemResult {
 /** Runs one item through the resource's route; answers like the route would. */
 export type RouteRunner = (method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown) => Promise<Response>;
 
-export function bulkScopes(resource: ResourceDefinition): string[] {
-  return [`${resource.scopeGroup}:write`, `${resource.scopeGroup}:delete`];
-}
-
 export async function runBulk(
   resource: ResourceDefinition,
   auth: AuthContext,
@@ -38,11 +35,9 @@ export async function runBulk(
   chargeItems: (items: number) => Promise<void>,
   run: RouteRunner,
 ) {
-  const required = bulkScopes(resource);
+  const required = [`${resource.scopeGroup}:write`, `${resource.scopeGroup}:delete`];
   if (missingScopes(auth.scopes, required).length > 0) {
-    throw new ApiError("insufficient_scope", `A bulk call on ${resource.name} needs ${required.join(" and ")}.`, {
-      details: { required_scopes: required, granted_scopes: [...auth.scopes] },
-    });
+    throw insufficientScope(auth.scopes, required, `A bulk call on ${resource.name} needs ${required.join(" and ")}.`);
   }
   const body = parseOrThrow(bulkBody, rawBody ?? {});
   const total = (body.create?.length ?? 0) + (body.update?.length ?? 0) + (body.delete?.length ?? 0);

@@ -6,12 +6,12 @@ import { hasScope, missingScopes } from "../src/auth/scopes.js";
 import { LIVE_ACTIONS } from "../src/actions/framework/graphql.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations, requiredScope } from "../src/resources/operations.js";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
-import { MAX_BODY_BYTES } from "./body.js";
+import { REQUEST_LIMITS } from "./body.js";
 import { API_BASE_PATH } from "./sofa.js";
+import { openApiPath } from "../src/registry/operations.js";
 
 function restPath(path: string): string {
-  return `${API_BASE_PATH}${path.replace(/:([a-z_]+)/g, "{$1}")}`;
+  return `${API_BASE_PATH}${openApiPath(path)}`;
 }
 
 export function describeKeyAccess(auth: AuthContext) {
@@ -51,10 +51,7 @@ export function describeKeyAccess(auth: AuthContext) {
       ...(action.credits && { price: action.price }),
       test_mode: action.testMode,
     })),
-    limits: {
-      page_size: { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-      request_body_bytes: MAX_BODY_BYTES,
-    },
+    limits: REQUEST_LIMITS,
     graphql: "/graphql",
     openapi: `${API_BASE_PATH}/openapi.json`,
   };

@@ -7,7 +7,7 @@ import { ApiError } from "../src/errors/api-error.js";
 import type { Storage, StoredFile, ByteRange } from "../src/storage/storage.js";
 import { FileNotFoundError } from "../src/storage/storage.js";
 import type { FileUrlCheck } from "../src/storage/signed-urls.js";
-import { errorResponse } from "./responses.js";
+import { errorResponse, methodNotAllowed } from "./responses.js";
 
 const REFUSALS: Record<Exclude<FileUrlCheck, { ok: true }>["reason"], string> = {
   malformed: "This file URL is not a complete signed URL (expires and signature are required).",
@@ -18,7 +18,7 @@ const REFUSALS: Record<Exclude<FileUrlCheck, { ok: true }>["reason"], string> = 
 type RangeAnswer = { kind: "whole" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
 
 /** Reads a single-range `Range` header; anything else is answered with the whole file. */
-export function parseRange(header: string | null, size: number): RangeAnswer {
+function parseRange(header: string | null, size: number): RangeAnswer {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!match || (match[1] === "" && match[2] === "")) return { kind: "whole" };
   let start: number;
@@ -54,7 +54,7 @@ function notFound(): Response {
 export function createFilesHandler(storage: Storage, verify: (url: URL) => FileUrlCheck): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed on files.`, { headers: { Allow: "GET, HEAD" } }));
+      return errorResponse(methodNotAllowed(request.method, new URL(request.url).pathname, "GET, HEAD"));
     }
     const check = verify(new URL(request.url));
     if (!check.ok) {

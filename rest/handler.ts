@@ -8,12 +8,12 @@ import type { GraphQLContext } from "../src/graphql/context.js";
 import { readJsonBody } from "./body.js";
 import { allowHeader, matchRoute, type MatchedRoute } from "./routes.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
-import type { PlatformOperation } from "../src/registry/operations.js";
+import { openApiPath, type PlatformOperation } from "../src/registry/operations.js";
 import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
-import { errorResponse, jsonResponse, withEnvelope } from "./responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { ACTIONS } from "../src/actions/catalog.js";
@@ -30,18 +30,20 @@ function logRoute(pattern: string): void {
   if (context) context.route = `${API_BASE_PATH}${pattern}`;
 }
 
-function operationPattern(operation: { path: string }): string {
-  return operation.path.replace(/:([a-z_]+)/g, "{$1}");
-}
-
 /** A record body: an empty body is an empty object; anything but an object is a 422. */
 async function readRecordBody(request: Request): Promise<Record<string, unknown>> {
   const body = await readJsonBody(request);
   if (body === undefined) return {};
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
-  }
-  return body as Record<string, unknown>;
+  if (!isRecordBody(body)) throw notAnObject();
+  return body;
+}
+
+function isRecordBody(body: unknown): body is Record<string, unknown> {
+  return body !== null && typeof body === "object" && !Array.isArray(body);
+}
+
+function notAnObject(): ApiError {
+  return validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
 }
 
 /** 404 for an unknown path; an action the catalog declares but the service does not run yet says so. */
@@ -59,13 +61,6 @@ function routeNotFound(method: string, path: string): ApiError {
     );
   }
   return new ApiError("not_found", `No route ${method} ${API_BASE_PATH}${path}.`);
-}
-
-function methodNotAllowed(method: string, path: string, allow: string): ApiError {
-  return new ApiError("method_not_allowed", `${method} is not allowed on ${API_BASE_PATH}${path}.`, {
-    headers: { Allow: allow },
-    details: { allowed_methods: allow.split(", ") },
-  });
 }
 
 export function createRestHandler(schema: GraphQLSchema) {
@@ -131,8 +126,8 @@ export function createRestHandler(schema: GraphQLSchema) {
   async function handleRoute(request: Request, url: URL, path: string, route: MatchedRoute, context: GraphQLContext) {
     const method = request.method === "HEAD" ? "GET" : request.method;
     const target = route.targets.get(method);
-    if (!target) throw methodNotAllowed(request.method, path, allowHeader(route));
-    logRoute(operationPattern(target.operation));
+    if (!target) throw methodNotAllowed(request.method, `${API_BASE_PATH}${path}`, allowHeader(route));
+    logRoute(openApiPath(target.operation.path));
     if (target.kind === "platform") return handlePlatform(request, url, target.operation, context);
 
     const { resource, operation } = target;
@@ -167,8 +162,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     return envelope(await callSofa(context, sofaUrl, operation.method, undefined, body), request.method === "HEAD");
   }
 
-  async function handleBulk(request: Request, url: URL, resourceName: string, context: GraphQLContext): Promise<Response> {
-    const resource = resourceByName(resourceName)!;
+  async function handleBulk(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {
     logRoute(`/${resource.name}/bulk`);
     assertOnlyParams(url.searchParams, []);
     // Every item counts against the rate windows, like a request of its own.
@@ -178,12 +172,10 @@ export function createRestHandler(schema: GraphQLSchema) {
       const item = route?.targets.get(method);
       // An item the resource does not offer (an update of an asset) fails on its own, as its
       // route would.
-      if (!route || item?.kind !== "resource") return errorResponse(methodNotAllowed(method, path, route ? allowHeader(route) : ""));
+      if (!route || item?.kind !== "resource") return errorResponse(methodNotAllowed(method, `${API_BASE_PATH}${path}`, route ? allowHeader(route) : ""));
       const operation = item.operation;
       // A bulk item is a body of its own: anything but an object is that item's 422.
-      if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) {
-        return errorResponse(validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]));
-      }
+      if (body !== undefined && !isRecordBody(body)) return errorResponse(notAnObject());
       const payload = body === undefined ? undefined : JSON.stringify({ input: body });
       return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
     });
@@ -197,24 +189,24 @@ export function createRestHandler(schema: GraphQLSchema) {
 
     if (path === "/batch") {
       logRoute(path);
-      if (request.method !== "POST") throw methodNotAllowed(request.method, path, "POST");
+      if (request.method !== "POST") throw methodNotAllowed(request.method, `${API_BASE_PATH}${path}`, "POST");
       assertOnlyParams(url.searchParams, []);
       return jsonResponse(withEnvelope(await runBatch(request, await readJsonBody(request), dispatch)));
     }
-    const bulk = /^\/([a-z_]+)\/bulk$/.exec(path);
-    if (bulk && resourceByName(bulk[1]!)?.bulk) {
-      if (request.method !== "POST") throw methodNotAllowed(request.method, path, "POST");
-      return handleBulk(request, url, bulk[1]!, context);
+    const bulkOf = resourceByName(/^\/([a-z_]+)\/bulk$/.exec(path)?.[1] ?? "");
+    if (bulkOf?.bulk) {
+      if (request.method !== "POST") throw methodNotAllowed(request.method, `${API_BASE_PATH}${path}`, "POST");
+      return handleBulk(request, url, bulkOf, context);
     }
 
     if (path === "/") {
       logRoute("");
-      if (!isRead) throw methodNotAllowed(request.method, "", "GET, HEAD");
+      if (!isRead) throw methodNotAllowed(request.method, API_BASE_PATH, "GET, HEAD");
       return jsonResponse(withEnvelope(describeKeyAccess(context.auth)));
     }
     if (path === "/openapi.json") {
       logRoute(path);
-      if (!isRead) throw methodNotAllowed(request.method, path, "GET, HEAD");
+      if (!isRead) throw methodNotAllowed(request.method, `${API_BASE_PATH}${path}`, "GET, HEAD");
       return jsonResponse(openApiDocument());
     }
     const route = matchRoute(path);
@@ -223,4 +215,3 @@ export function createRestHandler(schema: GraphQLSchema) {
   };
 }
 
-export type RestHandler = ReturnType<typeof createRestHandler>;

@@ -5,13 +5,14 @@
 import { ApiError } from "../src/errors/api-error.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
-import { FILTER_OPERATORS, filterableFields, typedValue, type ResourceFilter } from "../src/resources/filters.js";
+import { LIST_ARGUMENTS } from "../src/resources/list.js";
+import { FILTER_OPERATORS, filterableFieldMap, typedValue, type ResourceFilter } from "../src/resources/filters.js";
 
 /** Parameters Sofa maps onto the list field's GraphQL arguments. */
-export const LIST_ARGUMENTS = ["limit", "cursor", "offset", "sort", "order", "include_total", "created_after", "created_before", "q"] as const;
+const LIST_ARGUMENT_NAMES: readonly string[] = Object.keys(LIST_ARGUMENTS);
 /** Parameters the REST layer itself handles. */
-export const REST_LIST_PARAMS = ["fields", "expand", "format"] as const;
-export const OUTPUT_FORMATS = ["json", "ndjson", "csv"];
+const REST_LIST_PARAMS = ["fields", "expand", "format"] as const;
+const OUTPUT_FORMATS = ["json", "ndjson", "csv"];
 
 /**
  * `format` chooses the output (json, ndjson, csv) — except that on a resource with a filterable
@@ -23,8 +24,7 @@ export function outputFormatParam(resource: ResourceDefinition, query: URLSearch
   return value;
 }
 
-const INTEGER_PARAMS = new Set(["limit", "offset"]);
-const BOOLEAN_PARAMS = new Set(["include_total"]);
+const argumentType = (name: string) => (LIST_ARGUMENTS as Record<string, { type: string }>)[name]?.type;
 const FILTER_PARAM = /^([a-z0-9_]+(?:\.[a-z0-9_]+)?)(?:\[([a-z_]+)\])?$/;
 
 function unknownParam(name: string, allowed: readonly string[]): ApiError {
@@ -48,25 +48,25 @@ export interface ListQuery {
 }
 
 export function parseListQuery(resource: ResourceDefinition, query: URLSearchParams): ListQuery {
-  const fields = new Map(filterableFields(resource).map((field) => [field.name, field]));
+  const fields = filterableFieldMap(resource);
   const filterable = new Set(fields.keys());
-  const allowed = [...LIST_ARGUMENTS, ...REST_LIST_PARAMS, ...filterable];
+  const allowed = [...LIST_ARGUMENT_NAMES, ...REST_LIST_PARAMS, ...filterable];
   const args = new URLSearchParams();
   const filter: ResourceFilter = {};
 
   for (const name of new Set(query.keys())) {
     const values = query.getAll(name);
     const formatFilter = name === "format" && outputFormatParam(resource, query) === null;
-    if (!formatFilter && ((LIST_ARGUMENTS as readonly string[]).includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name))) {
+    if (!formatFilter && (LIST_ARGUMENT_NAMES.includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name))) {
       if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once.`, { param: name });
       const value = values[0]!;
-      if (INTEGER_PARAMS.has(name) && (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)) {
+      if (argumentType(name) === "integer" && (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)) {
         throw new ApiError("invalid_request", `${name} must be a non-negative integer below 2^31.`, { param: name });
       }
-      if (BOOLEAN_PARAMS.has(name) && value !== "true" && value !== "false") {
+      if (argumentType(name) === "boolean" && value !== "true" && value !== "false") {
         throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });
       }
-      if ((LIST_ARGUMENTS as readonly string[]).includes(name)) args.set(name, value);
+      if (LIST_ARGUMENT_NAMES.includes(name)) args.set(name, value);
       continue;
     }
     const match = FILTER_PARAM.exec(name);

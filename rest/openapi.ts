@@ -6,12 +6,11 @@ import { ERROR_CODES } from "../src/errors/codes.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
-import { platformOperations } from "../src/registry/operations.js";
-import { LIVE_ACTIONS } from "../src/actions/framework/graphql.js";
-import { actionSchema } from "../src/actions/framework/input.js";
-import { openApiSchemaOf } from "../src/resources/input-docs.js";
+import { openApiPath, platformOperations } from "../src/registry/operations.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
+import { MAX_BATCH_MEMBERS } from "./batch.js";
+import { MAX_BULK_ITEMS } from "./bulk.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -100,7 +99,7 @@ function platformPaths(): Json {
       post: {
         operationId: "batch",
         tags: ["platform"],
-        description: "Up to 20 requests run in order, each through its own route with this key. Always 200; each member reports its own status, headers and body.",
+        description: `Up to ${MAX_BATCH_MEMBERS} requests run in order, each through its own route with this key. Always 200; each member reports its own status, headers and body.`,
         requestBody: {
           required: true,
           ...json({
@@ -109,7 +108,7 @@ function platformPaths(): Json {
             properties: {
               requests: {
                 type: "array",
-                maxItems: 20,
+                maxItems: MAX_BATCH_MEMBERS,
                 items: {
                   type: "object",
                   required: ["id", "method", "path"],
@@ -180,7 +179,7 @@ function bulkOperation(resource: ResourceDefinition): Json {
   return {
     operationId: `bulk_${resource.name}`,
     tags: [resource.name],
-    description: `Up to 100 creates, updates and deletes of ${resource.name}; needs ${resource.scopeGroup}:write and ${resource.scopeGroup}:delete. Not a transaction: each item reports its own outcome; 200 when all succeeded, 207 otherwise.`,
+    description: `Up to ${MAX_BULK_ITEMS} creates, updates and deletes of ${resource.name}; needs ${resource.scopeGroup}:write and ${resource.scopeGroup}:delete. Not a transaction: each item reports its own outcome; 200 when all succeeded, 207 otherwise.`,
     requestBody: {
       required: true,
       ...json({
@@ -275,7 +274,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
   const paths: Json = {};
   for (const resource of SERVED_RESOURCES) {
     for (const operation of resourceOperations(resource)) {
-      const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
+      const path = openApiPath(operation.path);
       const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
       if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
       const entry = restOperation(generated, operation.fieldName);
@@ -310,15 +309,14 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     }
   }
   for (const operation of platformOperations()) {
-    const path = operation.path.replace(/:([a-z_]+)/g, "{$1}");
+    const path = openApiPath(operation.path);
     const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
     if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
     const entry = restOperation(generated, operation.fieldName);
     entry.description = operation.description;
     if (operation.input === "query_input") {
       // GET actions: each input field is a query parameter of its own.
-      const action = LIVE_ACTIONS.find((candidate) => `/actions/${candidate.name}` === operation.path);
-      const schema = action ? (openApiSchemaOf(actionSchema(action)) as Json) : { properties: {} };
+      const schema: Json = operation.inputDoc?.schema ?? { properties: {} };
       entry.parameters = Object.entries<Json>(schema.properties ?? {}).map(([name, property]) => ({
         name,
         in: "query",

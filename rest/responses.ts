@@ -20,3 +20,11 @@ export function withEnvelope(body: Record<string, unknown>): Record<string, unkn
   const context = currentRequestContext();
   return { ...body, livemode: context?.auth?.livemode ?? true, request_id: context?.requestId ?? "" };
 }
+
+/** 405 with the methods the path does answer, in `Allow` and in `details`. */
+export function methodNotAllowed(method: string, path: string, allow: string): ApiError {
+  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}.`, {
+    headers: { Allow: allow },
+    details: { allowed_methods: allow.split(", ") },
+  });
+}

@@ -4,7 +4,7 @@
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { resourceOperations, type ResourceOperation } from "../src/resources/operations.js";
-import { matchOperationPath, platformOperations, type PlatformOperation } from "../src/registry/operations.js";
+import { matchOperationPath, pathSegments, platformOperations, type PlatformOperation } from "../src/registry/operations.js";
 
 export type RouteTarget =
   | { kind: "resource"; resource: ResourceDefinition; operation: ResourceOperation }
@@ -13,15 +13,19 @@ export type RouteTarget =
 export interface MatchedRoute {
   /** verb -> what serves it, including the POST alias of PATCH where offered */
   targets: Map<string, RouteTarget>;
-  params: Record<string, string>;
-  /** The resource the path belongs to, if it is a resource route. */
-  resource?: ResourceDefinition;
 }
 
 interface RouteEntry {
-  pattern: string;
+  segments: string[];
+  /** How many segments are literal: a literal beats a parameter (/events/types is not an event id). */
+  literals: number;
   method: string;
   target: RouteTarget;
+}
+
+function entry(pattern: string, method: string, target: RouteTarget): RouteEntry {
+  const segments = pathSegments(pattern);
+  return { segments, literals: segments.filter((segment) => !segment.startsWith(":")).length, method, target };
 }
 
 let table: RouteEntry[] | undefined;
@@ -32,30 +36,26 @@ function routeTable(): RouteEntry[] {
   for (const resource of SERVED_RESOURCES) {
     for (const operation of resourceOperations(resource)) {
       const target: RouteTarget = { kind: "resource", resource, operation };
-      table.push({ pattern: operation.path, method: operation.method, target });
-      if (operation.route === "update" && resource.postAlias) table.push({ pattern: operation.path, method: "POST", target });
+      table.push(entry(operation.path, operation.method, target));
+      if (operation.route === "update" && resource.postAlias) table.push(entry(operation.path, "POST", target));
     }
   }
   for (const operation of platformOperations()) {
-    table.push({ pattern: operation.path, method: operation.method, target: { kind: "platform", operation } });
+    table.push(entry(operation.path, operation.method, { kind: "platform", operation }));
   }
   return table;
 }
 
 /** Matches a path relative to /api/v1 (e.g. `/videos/vid_123`). */
 export function matchRoute(path: string): MatchedRoute | undefined {
-  const candidates = routeTable().flatMap((entry) => {
-    const params = matchOperationPath(entry.pattern, path);
-    return params ? [{ entry, params }] : [];
-  });
+  const have = pathSegments(path);
+  const candidates = routeTable().filter((candidate) => matchOperationPath(candidate.segments, have) !== undefined);
   if (candidates.length === 0) return undefined;
-  // A literal segment beats a parameter: /events/types is not the event with id "types".
-  const literals = (pattern: string) => pattern.split("/").filter((segment) => segment && !segment.startsWith(":")).length;
-  const best = Math.max(...candidates.map(({ entry }) => literals(entry.pattern)));
-  const chosen = candidates.filter(({ entry }) => literals(entry.pattern) === best);
-  const first = chosen[0]!;
-  const matched: MatchedRoute = { targets: new Map(), params: first.params, resource: first.entry.target.kind === "resource" ? first.entry.target.resource : undefined };
-  for (const { entry } of chosen) if (!matched.targets.has(entry.method)) matched.targets.set(entry.method, entry.target);
+  const best = Math.max(...candidates.map((candidate) => candidate.literals));
+  const matched: MatchedRoute = { targets: new Map() };
+  for (const candidate of candidates) {
+    if (candidate.literals === best && !matched.targets.has(candidate.method)) matched.targets.set(candidate.method, candidate.target);
+  }
   return matched;
 }
 

@@ -5,10 +5,11 @@ import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, 
 import { ApiError } from "../src/errors/api-error.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { readableFieldNames } from "../src/resources/fields.js";
+import { perResource } from "../src/registry/per-resource.js";
 
 export interface RecordSelection {
   /** Response field order: `object`, the id, then the record's fields in model order. */
-  order: string[];
+  order: readonly string[];
   /** Field names to keep; undefined keeps every field. */
   fields?: Set<string>;
   /** Heavy fields to drop (lists leave them out unless expanded). */
@@ -46,10 +47,8 @@ export function parseSelection(resource: ResourceDefinition, query: URLSearchPar
   return { order: fieldOrder(resource), fields: keep, omit, path: isList ? ["data"] : [] };
 }
 
-export function fieldOrder(resource: ResourceDefinition): string[] {
-  // `deleted` is the deletion confirmation's own field.
-  return [...new Set(["object", resource.idField, ...readableFieldNames(resource), "deleted"])];
-}
+// `deleted` is the deletion confirmation's own field.
+const fieldOrder = perResource((resource): readonly string[] => [...new Set(["object", resource.idField, ...readableFieldNames(resource), "deleted"])]);
 
 /** The selection of a write: every field, in order. */
 export function fullRecordSelection(resource: ResourceDefinition): RecordSelection {
@@ -58,7 +57,7 @@ export function fullRecordSelection(resource: ResourceDefinition): RecordSelecti
 
 const LIST_ORDER = ["object", "data", "has_more", "next_cursor", "total"];
 
-function rank(order: string[], name: string): number {
+function rank(order: readonly string[], name: string): number {
   const index = order.indexOf(name);
   return index === -1 ? order.length : index;
 }

@@ -7,9 +7,7 @@ import { API_VERSION } from "../src/config.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import { platformOperations } from "../src/registry/operations.js";
-import { inputJsonSchema, openApiSchemaOf } from "../src/resources/input-docs.js";
-import { LIVE_ACTIONS, actionInputTypeName } from "../src/actions/framework/graphql.js";
-import { actionSchema } from "../src/actions/framework/input.js";
+import { inputJsonSchema } from "../src/resources/input-docs.js";
 import { typeNameOf } from "../src/resources/fields.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
@@ -60,7 +58,7 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
     if (resource.routes.includes("create")) scalars[`${typeNameOf(resource)}CreateInput`] = inputJsonSchema(resource, "create");
     if (resource.routes.includes("update")) scalars[`${typeNameOf(resource)}UpdateInput`] = inputJsonSchema(resource, "update");
   }
-  for (const action of LIVE_ACTIONS) scalars[actionInputTypeName(action)] = openApiSchemaOf(actionSchema(action));
+  for (const { inputDoc } of platformOperations()) if (inputDoc) scalars[inputDoc.typeName] = inputDoc.schema;
   scalars.ActionResult = { type: "object", additionalProperties: true, description: "The action's answer; its `object` names what it is." };
   // Other JSON-object inputs (ApiKeyInput, ...) are described by their GraphQL description.
   for (const type of Object.values(schema.getTypeMap())) {

@@ -5,9 +5,10 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import type PrismaTypes from "../generated/pothos-types.js";
-import { getDatamodel } from "../generated/pothos-types.js";
+import { datamodel } from "../registry/datamodel.js";
 import type { GraphQLContext } from "./context.js";
 import { missingScopes } from "../auth/scopes.js";
+import { insufficientScope } from "../auth/scope-refusal.js";
 import { ApiError } from "../errors/api-error.js";
 
 function requiredScopesOf(failure: AuthFailure): string[] {
@@ -24,12 +25,7 @@ function requiredScopesOf(failure: AuthFailure): string[] {
 
 /** The 403 of a refused scope check, naming every required and every granted scope. */
 export function scopeRefusal(context: GraphQLContext, failure: AuthFailure): ApiError {
-  const required = requiredScopesOf(failure);
-  const missing = missingScopes(context.auth.scopes, required);
-  return new ApiError("insufficient_scope", `This key lacks the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}.`, {
-    details: { required_scopes: required, granted_scopes: [...context.auth.scopes] },
-    hint: "Create a key with the required scopes, or add them to this key.",
-  });
+  return insufficientScope(context.auth.scopes, requiredScopesOf(failure));
 }
 
 export const builder = new SchemaBuilder<{
@@ -55,7 +51,7 @@ export const builder = new SchemaBuilder<{
   },
   prisma: {
     client: (context) => context.prisma,
-    dmmf: getDatamodel(),
+    dmmf: datamodel,
     exposeDescriptions: true,
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",

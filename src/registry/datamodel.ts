@@ -14,9 +14,8 @@ export interface ModelField {
   isUpdatedAt: boolean;
 }
 
-const datamodel = getDatamodel();
-
-export type ModelName = keyof typeof datamodel.datamodel.models & string;
+/** Parsed once; the Pothos builder reads the same object. */
+export const datamodel = getDatamodel();
 
 export function modelFields(model: string): ModelField[] {
   const entry = datamodel.datamodel.models[model];

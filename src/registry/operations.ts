@@ -21,6 +21,8 @@ export interface PlatformOperation {
   queryParams?: readonly string[];
   /** For "query_input": turns the query string into the `input` object (typed by its fields). */
   decodeQuery?(query: URLSearchParams): Record<string, unknown>;
+  /** The `input` argument's scalar type and its JSON schema, so OpenAPI describes its fields. */
+  inputDoc?: { typeName: string; schema: Record<string, unknown> };
   /** OpenAPI tag. */
   tag: string;
   /** The success body's `object` is kept as the field returns it. */
@@ -41,10 +43,17 @@ export function platformOperations(): readonly PlatformOperation[] {
   return operations;
 }
 
-/** Matches a path relative to /api/v1 against an operation's pattern; returns its params. */
-export function matchOperationPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split("/").filter(Boolean);
-  const have = path.split("/").filter(Boolean);
+/** An operation's path in OpenAPI's notation: `/videos/{video_id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([a-z_]+)/g, "{$1}");
+}
+
+export function pathSegments(path: string): string[] {
+  return path.split("/").filter(Boolean);
+}
+
+/** Matches a path's segments against an operation pattern's segments; returns its params. */
+export function matchOperationPath(want: readonly string[], have: readonly string[]): Record<string, string> | undefined {
   if (want.length !== have.length) return undefined;
   const params: Record<string, string> = {};
   for (const [index, segment] of want.entries()) {

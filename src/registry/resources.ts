@@ -50,11 +50,13 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 ];
 
 /** Resources of the platform itself, beyond table 2.2 (request log, API keys, webhooks, events). */
-export const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys, webhookEndpoints, webhookDeliveries, events];
+const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys, webhookEndpoints, webhookDeliveries, events];
 
 /** Everything served: GraphQL types and fields, REST routes, OpenAPI, discovery. */
 export const SERVED_RESOURCES: readonly ResourceDefinition[] = [...RESOURCES, ...PLATFORM_RESOURCES];
 
+const RESOURCES_BY_NAME = new Map(SERVED_RESOURCES.map((resource) => [resource.name, resource]));
+
 export function resourceByName(name: string): ResourceDefinition | undefined {
-  return SERVED_RESOURCES.find((resource) => resource.name === name);
+  return RESOURCES_BY_NAME.get(name);
 }

@@ -3,6 +3,7 @@
 import type { ModelField } from "../registry/datamodel.js";
 import { scalarFields } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
+import { perResource } from "../registry/per-resource.js";
 
 /** The GraphQL type name of a resource's records (and the stem of its list, input and filter types). */
 export function typeNameOf(resource: ResourceDefinition): string {
@@ -30,27 +31,28 @@ export function assertAliasesDisplayOnly(resource: ResourceDefinition): void {
 }
 
 /** Columns shown in the API, in model order (internal columns left out). */
-export function publicColumns(resource: ResourceDefinition): ModelField[] {
-  return scalarFields(resource.model).filter((field) => !resource.internal.includes(field.name));
-}
+export const publicColumns = perResource((resource): readonly ModelField[] =>
+  scalarFields(resource.model).filter((field) => !resource.internal.includes(field.name)),
+);
 
 /** Every field name a client can read: public columns and virtual fields. */
-export function readableFieldNames(resource: ResourceDefinition): string[] {
-  return [...publicColumns(resource).map((field) => apiFieldName(resource, field.name)), ...Object.keys(resource.virtualFields ?? {})];
-}
+export const readableFieldNames = perResource((resource): readonly string[] => [
+  ...publicColumns(resource).map((field) => apiFieldName(resource, field.name)),
+  ...Object.keys(resource.virtualFields ?? {}),
+]);
 
 /** Fields set by the service: silently ignored when sent (contract 2.1.2). */
-export function ignoredInputFields(resource: ResourceDefinition): Set<string> {
+export const ignoredInputFields = perResource((resource): ReadonlySet<string> => {
   const ignored = new Set<string>([resource.idField, idColumn(resource), ...resource.internal, ...resource.serviceSet]);
   for (const field of scalarFields(resource.model)) if (field.isUpdatedAt) ignored.add(field.name);
   return ignored;
-}
+});
 
 /** Columns a client may write. */
-export function writableColumns(resource: ResourceDefinition): ModelField[] {
+export const writableColumns = perResource((resource): readonly ModelField[] => {
   const ignored = ignoredInputFields(resource);
   return scalarFields(resource.model).filter((field) => !ignored.has(field.name));
-}
+});
 
 export function writableVirtualFields(resource: ResourceDefinition): string[] {
   return Object.entries(resource.virtualFields ?? {})
@@ -58,6 +60,8 @@ export function writableVirtualFields(resource: ResourceDefinition): string[] {
     .map(([name]) => name);
 }
 
+const columnsByName = perResource((resource) => new Map(scalarFields(resource.model).map((field) => [field.name, field])));
+
 export function columnByName(resource: ResourceDefinition, name: string): ModelField | undefined {
-  return scalarFields(resource.model).find((field) => field.name === name);
+  return columnsByName(resource).get(name);
 }

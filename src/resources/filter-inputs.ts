@@ -64,7 +64,7 @@ function operatorInput(kind: FilterKind): unknown {
   return ref;
 }
 
-function pascal(name: string): string {
+export function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 }
 

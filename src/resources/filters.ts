@@ -4,6 +4,7 @@
 import { ApiError } from "../errors/api-error.js";
 import { Prisma } from "../generated/prisma/client.js";
 import type { ResourceDefinition } from "../registry/resource.js";
+import { perResource } from "../registry/per-resource.js";
 import { columnByName } from "./fields.js";
 import { escapeLike, parseInstant } from "./list.js";
 
@@ -39,8 +40,8 @@ export type ResourceFilter = Record<string, FieldFilter | null | undefined>;
 
 type Where = Record<string, unknown>;
 
-export function filterableFields(resource: ResourceDefinition): FilterableField[] {
-  return resource.filterable.map((name) => {
+export const filterableFields = perResource((resource): readonly FilterableField[] =>
+  resource.filterable.map((name) => {
     if (name.includes(".")) {
       const [column, ...path] = name.split(".");
       if (columnByName(resource, column!)?.type !== "Json") throw new Error(`${resource.name}.${name}: only JSON columns take dotted filters`);
@@ -59,8 +60,11 @@ export function filterableFields(resource: ResourceDefinition): FilterableField[
       : ({ String: "string", Boolean: "boolean", Int: "integer", Float: "number", DateTime: "datetime" } as const)[column.type as "String"];
     if (!kind) throw new Error(`${resource.name}.${name} (${column.type}) cannot be filtered`);
     return { name, kind, nullable: !column.isRequired };
-  });
-}
+  }),
+);
+
+/** Filterable fields by name. */
+export const filterableFieldMap = perResource((resource): ReadonlyMap<string, FilterableField> => new Map(filterableFields(resource).map((field) => [field.name, field])));
 
 function invalid(param: string, message: string): ApiError {
   return new ApiError("invalid_request", message, { param });
@@ -151,7 +155,7 @@ function jsonPathCondition(json: NonNullable<FilterableField["json"]>, operator:
  * GraphQL nests dotted fields (`labels: { language: {...} }`); REST's grammar produces the same
  * nesting. Conditions are computed on the flat, dotted names.
  */
-function flattenFilter(filter: ResourceFilter, fields: Map<string, FilterableField>): ResourceFilter {
+function flattenFilter(filter: ResourceFilter, fields: ReadonlyMap<string, FilterableField>): ResourceFilter {
   const flat: ResourceFilter = {};
   for (const [key, value] of Object.entries(filter)) {
     const nested = !fields.has(key) && [...fields.keys()].some((name) => name.startsWith(`${key}.`));
@@ -185,7 +189,7 @@ function arrayColumnCondition(name: string, operator: FilterOperator, value: unk
 /** Prisma conditions for a filter; rejects undeclared fields and operators with 400s. */
 export function filterConditions(resource: ResourceDefinition, filter: ResourceFilter | null | undefined): Where[] {
   if (!filter) return [];
-  const fields = new Map(filterableFields(resource).map((field) => [field.name, field]));
+  const fields = filterableFieldMap(resource);
   const conditions: Where[] = [];
   for (const [name, operators] of Object.entries(flattenFilter(filter, fields))) {
     if (operators === null || operators === undefined) continue;

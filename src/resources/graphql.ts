@@ -7,7 +7,7 @@ import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { apiFieldName, assertAliasesDisplayOnly, idColumn, publicColumns, typeNameOf } from "./fields.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
-import { listRecords, type ListArgs, type ListPage } from "./list.js";
+import { LIST_ARGUMENTS, listRecords, type ListArgs, type ListPage } from "./list.js";
 import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
 import type { PrismaQuery } from "./selection.js";
 import { inputSchemaDescription } from "./input-docs.js";
@@ -100,17 +100,13 @@ function defineInputScalar(resource: ResourceDefinition, mode: "create" | "updat
   });
 }
 
-const listArgs = (t: AnyFieldBuilder) => ({
-  limit: t.arg.int({ description: "Page size, 1 to 100 (default 25)." }),
-  cursor: t.arg.string({ description: "Opaque cursor from next_cursor." }),
-  offset: t.arg.int({ description: "Rows to skip, for page-number interfaces." }),
-  sort: t.arg.string({ description: "One of the resource's sortable fields." }),
-  order: t.arg.string({ description: "asc or desc (default desc)." }),
-  include_total: t.arg.boolean({ description: "Also count every matching row (slower)." }),
-  created_after: t.arg.string({ description: "ISO 8601 date or unix seconds." }),
-  created_before: t.arg.string({ description: "ISO 8601 date or unix seconds." }),
-  q: t.arg.string({ description: "Free-text search over the searchable fields." }),
-});
+const listArgs = (t: AnyFieldBuilder) =>
+  Object.fromEntries(
+    Object.entries(LIST_ARGUMENTS).map(([name, { type, description }]) => {
+      if (type === "integer") return [name, t.arg.int({ description })];
+      return [name, type === "boolean" ? t.arg.boolean({ description }) : t.arg.string({ description })];
+    }),
+  );
 
 function defineOperation(resource: ResourceDefinition, operation: ResourceOperation, types: Record<string, unknown>) {
   const authScopes = { scopes: [requiredScope(resource, operation)] };

@@ -8,7 +8,7 @@ import { ignoredInputFields, writableColumns, writableVirtualFields } from "./fi
 import { parseOrThrow } from "../validation/issues.js";
 
 /** Longest plain text column accepted; JSON columns are bounded by the body size limit. */
-export const MAX_TEXT_LENGTH = 100_000;
+const MAX_TEXT_LENGTH = 100_000;
 
 function baseSchema(field: ModelField): z.ZodType {
   switch (field.type) {

@@ -11,17 +11,22 @@ import { visibleWhere } from "./visibility.js";
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
-export interface ListArgs {
-  limit?: number | null;
-  cursor?: string | null;
-  offset?: number | null;
-  sort?: string | null;
-  order?: string | null;
-  include_total?: boolean | null;
-  created_after?: string | null;
-  created_before?: string | null;
-  q?: string | null;
-}
+/** The list arguments, once: GraphQL declares them from here and REST's grammar checks against them. */
+export const LIST_ARGUMENTS = {
+  limit: { type: "integer", description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` },
+  cursor: { type: "string", description: "Opaque cursor from next_cursor." },
+  offset: { type: "integer", description: "Rows to skip, for page-number interfaces." },
+  sort: { type: "string", description: "One of the resource's sortable fields." },
+  order: { type: "string", description: "asc or desc (default desc)." },
+  include_total: { type: "boolean", description: "Also count every matching row (slower)." },
+  created_after: { type: "string", description: "ISO 8601 date or unix seconds." },
+  created_before: { type: "string", description: "ISO 8601 date or unix seconds." },
+  q: { type: "string", description: "Free-text search over the searchable fields." },
+} as const satisfies Record<string, { type: "integer" | "string" | "boolean"; description: string }>;
+
+type ArgValue<T> = T extends "integer" ? number : T extends "boolean" ? boolean : string;
+
+export type ListArgs = { [Name in keyof typeof LIST_ARGUMENTS]?: ArgValue<(typeof LIST_ARGUMENTS)[Name]["type"]> | null };
 
 export interface ListPage<T = Record<string, unknown>> {
   object: "list";
@@ -139,7 +144,7 @@ export function escapeLike(text: string): string {
 }
 
 /** Conditions shared by the page and its total: workspace, time window, search, filters. */
-export function listWhere(resource: ResourceDefinition, workspaceId: string, args: ListArgs, filters: Where[] = []): Where {
+function listWhere(resource: ResourceDefinition, workspaceId: string, args: ListArgs, filters: Where[] = []): Where {
   const and: Where[] = [visibleWhere(resource, workspaceId), ...filters];
   const created = resource.createdAtField;
   if (args.created_after) and.push({ [created]: { gt: parseInstant(args.created_after, "created_after") } });

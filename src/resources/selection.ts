@@ -1,6 +1,7 @@
 // Prisma selections for a resource: the one GraphQL planned (Pothos `query`), widened with the
 // columns the service itself needs (ownership, cursor keys), and the full record for events.
 import type { ResourceDefinition } from "../registry/resource.js";
+import { perResource } from "../registry/per-resource.js";
 import { apiFieldName, publicColumns } from "./fields.js";
 
 export type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
@@ -16,12 +17,12 @@ export function withColumns(query: PrismaQuery, columns: readonly string[]): Pri
 }
 
 /** Selects everything the API can show about a record. */
-export function fullSelection(resource: ResourceDefinition): Record<string, unknown> {
+export const fullSelection = perResource((resource): Readonly<Record<string, unknown>> => {
   const select: Record<string, unknown> = {};
   for (const column of publicColumns(resource)) select[column.name] = true;
   for (const field of Object.values(resource.virtualFields ?? {})) Object.assign(select, field.select);
   return select;
-}
+});
 
 /** The record as the API shows it: public columns and resolved virtual fields. */
 export function presentRecord(resource: ResourceDefinition, row: Record<string, unknown>): Record<string, unknown> {

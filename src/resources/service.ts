@@ -21,7 +21,7 @@ type Row = Record<string, unknown>;
  * Loads a record by id, enforcing that the caller's workspace may see it (reads) or owns it
  * (writes). A record of another workspace is 403 workspace_mismatch (contract 5.7).
  */
-async function loadOwned(
+export async function loadOwned(
   client: GraphQLContext["prisma"] | Tx,
   context: GraphQLContext,
   resource: ResourceDefinition,
@@ -100,15 +100,19 @@ async function emitRecordEvent(tx: Tx, context: GraphQLContext, resource: Resour
   });
 }
 
-async function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promise<Row> {
-  const row = await delegateFor(tx, resource.model).findUnique({ select: fullSelection(resource), where: { [idColumn(resource)]: id } });
+/** Reads back a record this transaction has just written or checked: no second ownership check. */
+async function readBack(tx: Tx, resource: ResourceDefinition, id: string, query: PrismaQuery): Promise<Row> {
+  const row = await delegateFor(tx, resource.model).findUnique({ ...query, where: { [idColumn(resource)]: id } });
   if (!row) throw new Error(`${resource.kind} ${id} vanished inside its own transaction`);
   return row;
 }
 
-/** Creates a record inside an open transaction (an action's, or createRecord's own). */
-export async function createRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
-  const input = parseRecordInput(resource, "create", rawInput);
+/** The whole record, as record events carry it. */
+function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promise<Row> {
+  return readBack(tx, resource, id, { select: fullSelection(resource) });
+}
+
+async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput, query: PrismaQuery): Promise<Row> {
   const id = newId(resource.idPrefix);
   await checkReferences(tx, context, resource, input);
   await delegateFor(tx, resource.model).create({
@@ -122,13 +126,18 @@ export async function createRecordIn(tx: Tx, context: GraphQLContext, resource: 
   });
   await writeVirtualFields(tx, context, resource, id, input);
   await emitRecordEvent(tx, context, resource, "created", await snapshot(tx, resource, id));
-  return loadOwned(tx, context, resource, id, query);
+  return readBack(tx, resource, id, query);
+}
+
+/** Creates a record inside an open transaction (an action's, or createRecord's own). */
+export function createRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+  return insertRecord(tx, context, resource, parseRecordInput(resource, "create", rawInput), query);
 }
 
 export async function createRecord(context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   // Validation runs before the transaction opens, so a 422 costs no database round trip.
-  parseRecordInput(resource, "create", rawInput);
-  return inWriteTransaction(context.prisma, context.auth, (tx) => createRecordIn(tx, context, resource, rawInput, query));
+  const input = parseRecordInput(resource, "create", rawInput);
+  return inWriteTransaction(context.prisma, context.auth, (tx) => insertRecord(tx, context, resource, input, query));
 }
 
 /** Updates a record inside an open transaction (an action's, or updateRecord's own). */
@@ -144,13 +153,11 @@ export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: 
   });
   await writeVirtualFields(tx, context, resource, id, input);
   await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
-  return loadOwned(tx, context, resource, id, query);
+  return readBack(tx, resource, id, query);
 }
 
-export async function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
-  // Ownership first: another workspace's id is 403/404 whatever the body says.
-  await loadOwned(context.prisma, context, resource, id, { select: { [idColumn(resource)]: true } });
-  parseRecordInput(resource, "update", rawInput);
+export function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+  // updateRecordIn checks ownership before the body, so another workspace's id is 403/404 whatever the body says.
   return inWriteTransaction(context.prisma, context.auth, (tx) => updateRecordIn(tx, context, resource, id, rawInput, query));
 }
 
@@ -160,11 +167,9 @@ export interface Deletion {
   deleted: true;
 }
 
-export async function deleteRecord(context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
-  await loadOwned(context.prisma, context, resource, id, { select: { [idColumn(resource)]: true } });
+export function deleteRecord(context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
-    const before = await snapshot(tx, resource, id);
+    const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
     await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
     await emitRecordEvent(tx, context, resource, "deleted", before);
     return { object: resource.kind, id, deleted: true as const };

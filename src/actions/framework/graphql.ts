@@ -5,27 +5,26 @@ import { builder, scopeRefusal } from "../../graphql/builder.js";
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { definePlatformOperation } from "../../registry/operations.js";
+import { pascal } from "../../resources/filter-inputs.js";
 import { ACTIONS, type ActionDefinition } from "../catalog.js";
 import { actionHandler } from "./handler.js";
 import { recordFailure, runAction } from "./runner.js";
 import { currentRequestContext } from "../../context/request-context.js";
 import { actionSchema, decodeQueryInput } from "./input.js";
+import { openApiSchemaOf } from "../../resources/input-docs.js";
 import "../handlers.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 /** `renders.create` → `renders_create` (GraphQL names take no dots). */
-export function actionFieldName(action: ActionDefinition): string {
+function actionFieldName(action: ActionDefinition): string {
   return action.name.replace(".", "_");
 }
 
-function pascal(name: string): string {
-  return name.replace(/(^|[._])([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
-}
-
-export function actionInputTypeName(action: ActionDefinition): string {
-  return `${pascal(action.name)}Input`;
+/** `renders.create` → `RendersCreateInput`. */
+function actionInputTypeName(action: ActionDefinition): string {
+  return `${pascal(actionFieldName(action))}Input`;
 }
 
 function describeCost(action: ActionDefinition): string {
@@ -35,7 +34,7 @@ function describeCost(action: ActionDefinition): string {
   return `Spends ${price.credits} credit${price.credits === 1 ? "" : "s"}${per}${price.times_field ? ` × ${price.times_field}` : ""}.`;
 }
 
-export function actionDescription(action: ActionDefinition): string {
+function actionDescription(action: ActionDefinition): string {
   const purpose = /[.!?]$/.test(action.purpose) ? action.purpose : `${action.purpose}.`;
   return `${purpose.charAt(0).toUpperCase()}${purpose.slice(1)} Scopes: ${action.scopes.join(" and ")}. ${describeCost(action)}`;
 }
@@ -59,6 +58,7 @@ for (const action of LIVE_ACTIONS) {
     successStatus: 200,
     input: action.method === "GET" ? "query_input" : "body",
     decodeQuery: (query) => decodeQueryInput(action, query),
+    inputDoc: { typeName: actionInputTypeName(action), schema: openApiSchemaOf(actionSchema(action)) },
     tag: "actions",
     description: actionDescription(action),
   });
