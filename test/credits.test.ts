@@ -123,7 +123,7 @@ describe("recordCreditsLow", () => {
     const { workspaceId } = await fundedFixture(5);
     const error = await spend(workspaceId, 12).catch((caught: unknown) => caught as InsufficientCreditsError);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
-    await recordCreditsLow(prisma(), error as InsufficientCreditsError, true);
+    await recordCreditsLow(prisma(), error as InsufficientCreditsError);
 
     const events = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "credits.low" } });
     expect(events).toHaveLength(1);

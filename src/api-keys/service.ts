@@ -3,13 +3,16 @@
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client.js";
 import type { GraphQLContext } from "../graphql/context.js";
-import { ApiError, notFound } from "../errors/api-error.js";
+import { ApiError } from "../errors/api-error.js";
 import { inWriteTransaction, type Tx } from "../db/transaction.js";
 import { parseOrThrow } from "../validation/issues.js";
-import { PRESETS, hasScope, scopeGrammarError } from "../auth/scopes.js";
+import { PRESETS, missingScopes, scopeGrammarError } from "../auth/scopes.js";
 import { mintSecret } from "../auth/key-secret.js";
-import { newId } from "../ids.js";
+import { createApiKey } from "../auth/key-service.js";
+import { loadOwned } from "../resources/service.js";
+import { withColumns } from "../resources/selection.js";
 import { RATE_WINDOWS } from "../config.js";
+import { apiKeys } from "./resource.js";
 import ipaddr from "ipaddr.js";
 
 const MAX_GRACE_SECONDS = 7 * 86_400;
@@ -55,9 +58,10 @@ const rotateSchema = z.strictObject({
 });
 
 type Row = Record<string, unknown>;
+type Query = { select?: Record<string, unknown> };
 
 function assertGrantable(context: GraphQLContext, scopes: readonly string[]): void {
-  const beyond = scopes.filter((requested) => !hasScope(context.auth.scopes, requested));
+  const beyond = missingScopes(context.auth.scopes, scopes);
   if (beyond.length > 0) {
     throw new ApiError("insufficient_scope", `A key cannot grant scopes its creator lacks: ${beyond.join(", ")}.`, {
       param: "scopes",
@@ -68,7 +72,7 @@ function assertGrantable(context: GraphQLContext, scopes: readonly string[]): vo
 
 /** Changing, rotating or revoking a key is acting as it: only a key covering its scopes may. */
 function assertManageable(context: GraphQLContext, key: Row): void {
-  const beyond = (key.scopes as string[]).filter((scope) => !hasScope(context.auth.scopes, scope));
+  const beyond = missingScopes(context.auth.scopes, key.scopes as string[]);
   if (beyond.length > 0) {
     throw new ApiError("insufficient_scope", `This key cannot manage a key with scopes it lacks: ${beyond.join(", ")}.`, {
       param: "key_id",
@@ -88,18 +92,9 @@ function assertQuotaPair(input: { quota_limit?: number | null; quota_unit?: stri
   }
 }
 
-type Query = { select?: Record<string, unknown> };
-
-/** Reads the key as the caller asked for it, inside the write's transaction (so test mode sees it too). */
-function reload(tx: Tx, keyId: string, query: Query): Promise<Row> {
-  return tx.apiKey.findUniqueOrThrow({ ...query, where: { key_id: keyId } }) as Promise<Row>;
-}
-
-async function loadKey(client: Tx | GraphQLContext["prisma"], context: GraphQLContext, keyId: string, select?: Record<string, boolean>) {
-  const key = await client.apiKey.findUnique({ where: { key_id: keyId }, ...(select ? { select: { ...select, workspace_id: true } } : {}) });
-  if (!key) throw notFound("api key", keyId, "key_id");
-  if (key.workspace_id !== context.auth.workspaceId) throw new ApiError("workspace_mismatch", `The api key '${keyId}' belongs to another workspace.`, { param: "key_id" });
-  return key as Row & { workspace_id: string };
+/** The key as a change needs it, checked to be the caller's workspace's (404 / 403 otherwise). */
+function loadKey(tx: Tx, context: GraphQLContext, keyId: string, columns: readonly string[]): Promise<Row> {
+  return loadOwned(tx, context, apiKeys, keyId, { select: Object.fromEntries(columns.map((column) => [column, true])) });
 }
 
 export interface NewSecret {
@@ -117,64 +112,59 @@ export async function createKey(context: GraphQLContext, raw: unknown, query: Qu
   assertQuotaPair(input);
   const mode = input.mode ?? (context.auth.livemode ? "live" : "test");
   if (mode === "live" && !context.auth.livemode) throw new ApiError("invalid_request", "A test key can only create test keys.", { param: "mode" });
-  const minted = mintSecret(mode);
-  const keyId = newId("api_key");
+  // Created inside the write's transaction, so a test key's creation is rolled back.
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    await tx.apiKey.create({
-      data: {
-        key_id: keyId,
-        workspace_id: context.auth.workspaceId,
-        name: input.name ?? null,
+    const created = await createApiKey(
+      tx,
+      {
+        workspaceId: context.auth.workspaceId,
         mode,
-        key_prefix: minted.prefix,
-        key_last4: minted.last4,
-        secret_hash: minted.hash,
         scopes,
-        ip_allowlist: input.ip_allowlist ?? [],
-        origin_allowlist: input.origin_allowlist ?? [],
-        expires_at: input.expires_at ?? null,
-        rate_limits: (input.rate_limits ?? undefined) as Prisma.InputJsonValue | undefined,
-        quota_limit: input.quota_limit ?? null,
-        quota_unit: input.quota_unit ?? null,
-        created_by_key_id: context.auth.keyId,
+        name: input.name ?? undefined,
+        ipAllowlist: input.ip_allowlist,
+        originAllowlist: input.origin_allowlist,
+        expiresAt: input.expires_at ?? undefined,
+        rateLimits: input.rate_limits ?? undefined,
+        quota: input.quota_limit && input.quota_unit ? { limit: input.quota_limit, unit: input.quota_unit } : undefined,
+        createdByKeyId: context.auth.keyId,
       },
-    });
-    return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: await reload(tx, keyId, query) };
+      query,
+    );
+    return { object: "api_key_secret" as const, secret: created.secret, key_id: created.keyId, api_key: created.apiKey };
   });
 }
 
 export async function updateKey(context: GraphQLContext, keyId: string, raw: unknown, query: Query): Promise<Row> {
-  await loadKey(context.prisma, context, keyId, { key_id: true });
-  const input = parseOrThrow(updateSchema, raw);
-  if (input.scopes) assertGrantable(context, input.scopes);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const key = await loadKey(tx, context, keyId);
+    // The key is looked up before the input is checked: an unknown key is 404 whatever the body.
+    const key = await loadKey(tx, context, keyId, ["scopes", "revoked_at", "paused_at", "quota_limit", "quota_unit"]);
+    const input = parseOrThrow(updateSchema, raw);
+    if (input.scopes) assertGrantable(context, input.scopes);
     assertManageable(context, key);
     if (key.revoked_at) throw new ApiError("invalid_request", "A revoked key cannot change.", { param: "key_id" });
     assertQuotaPair(input, { quota_limit: key.quota_limit as number | null, quota_unit: key.quota_unit as string | null });
     const { paused, rate_limits, ...rest } = input;
-    await tx.apiKey.update({
+    return tx.apiKey.update({
+      ...query,
       where: { key_id: keyId },
       data: {
         ...rest,
         ...(rate_limits !== undefined && { rate_limits: rate_limits === null ? Prisma.DbNull : (rate_limits as Prisma.InputJsonValue) }),
         ...(paused !== undefined && { paused_at: paused ? ((key.paused_at as Date | null) ?? new Date()) : null }),
       },
-    });
-    return reload(tx, keyId, query);
+    }) as Promise<Row>;
   });
 }
 
 export async function rotateKey(context: GraphQLContext, keyId: string, raw: unknown, query: Query): Promise<NewSecret> {
-  await loadKey(context.prisma, context, keyId, { key_id: true });
-  const input = parseOrThrow(rotateSchema, raw ?? {});
-  const grace = input.grace_period_seconds ?? 0;
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const key = await loadKey(tx, context, keyId);
+    const key = await loadKey(tx, context, keyId, ["scopes", "revoked_at", "mode", "secret_hash"]);
+    const grace = parseOrThrow(rotateSchema, raw ?? {}).grace_period_seconds ?? 0;
     assertManageable(context, key);
     if (key.revoked_at) throw new ApiError("invalid_request", "A revoked key cannot be rotated.", { param: "key_id" });
     const minted = mintSecret(key.mode as "live" | "test");
-    await tx.apiKey.update({
+    const apiKey = await tx.apiKey.update({
+      ...query,
       where: { key_id: keyId },
       data: {
         secret_hash: minted.hash,
@@ -184,20 +174,18 @@ export async function rotateKey(context: GraphQLContext, keyId: string, raw: unk
         previous_secret_expires_at: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
       },
     });
-    return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: await reload(tx, keyId, query) };
+    return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: apiKey as Row };
   });
 }
 
 export async function revokeKey(context: GraphQLContext, keyId: string, query: Query): Promise<Row> {
-  await loadKey(context.prisma, context, keyId, { key_id: true });
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const key = await loadKey(tx, context, keyId);
+    // Loaded as the caller asked for it: a key already revoked is answered as it stands.
+    const key = await loadOwned(tx, context, apiKeys, keyId, withColumns(query, ["scopes", "revoked_at"]));
     assertManageable(context, key);
     // Revoking twice is harmless: the first revocation time stands.
-    if (!key.revoked_at) {
-      // The old secret of a rotation stays known, so it too answers key_revoked, not invalid_credentials.
-      await tx.apiKey.update({ where: { key_id: keyId }, data: { revoked_at: new Date() } });
-    }
-    return reload(tx, keyId, query);
+    if (key.revoked_at) return key;
+    // The old secret of a rotation stays known, so it too answers key_revoked, not invalid_credentials.
+    return tx.apiKey.update({ ...query, where: { key_id: keyId }, data: { revoked_at: new Date() } }) as Promise<Row>;
   });
 }

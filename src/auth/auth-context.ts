@@ -1,3 +1,5 @@
+import type { KeyQuota } from "../guards/quota.js";
+
 /** Who is calling, once the key has been checked. */
 export interface AuthContext {
   keyId: string;
@@ -8,5 +10,5 @@ export interface AuthContext {
   /** Per-key rate window overrides, as stored (merged with the defaults by the guards). */
   rateLimitOverrides?: unknown;
   /** Monthly ceiling, when the key has one. */
-  quota?: { limit: number; unit: "requests" | "credits" };
+  quota?: KeyQuota;
 }

@@ -37,7 +37,7 @@ function normaliseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 }
 
 /** An entry is an address or a CIDR range, IPv4 or IPv6. */
-export function ipAllowed(allowlist: readonly string[], clientIp: string | undefined): boolean {
+function ipAllowed(allowlist: readonly string[], clientIp: string | undefined): boolean {
   if (allowlist.length === 0) return true;
   const address = clientIp ? normaliseIp(clientIp) : undefined;
   if (!address) return false;
@@ -60,7 +60,7 @@ export function ipAllowed(allowlist: readonly string[], clientIp: string | undef
 }
 
 /** An entry is an exact origin (`https://app.example.com`) or a subdomain wildcard (`https://*.example.com`). */
-export function originAllowed(allowlist: readonly string[], origin: string | undefined): boolean {
+function originAllowed(allowlist: readonly string[], origin: string | undefined): boolean {
   // Server-to-server calls carry no Origin; the list restricts browsers only.
   if (allowlist.length === 0 || origin === undefined) return true;
   // Only a bare scheme://host[:port] is an origin; anything else matches no entry.

@@ -1,5 +1,8 @@
-// Creating keys: the CLI, `npm start` and (later) the api_keys routes all mint keys here.
+// Creating keys: the CLI, `npm start` and the api_keys routes all mint keys here.
 import type { PrismaClient } from "../generated/prisma/client.js";
+import type { Tx } from "../db/transaction.js";
+import type { RateLimits } from "../config.js";
+import type { KeyQuota } from "../guards/quota.js";
 import { newId } from "../ids.js";
 import { mintSecret, type KeyMode } from "./key-secret.js";
 import { PRESETS, scopeGrammarError, type PresetName } from "./scopes.js";
@@ -13,6 +16,9 @@ export interface NewKeyOptions {
   expiresAt?: Date;
   ipAllowlist?: readonly string[];
   originAllowlist?: readonly string[];
+  /** Per-window overrides of the default rate limits. */
+  rateLimits?: Partial<RateLimits>;
+  quota?: KeyQuota;
   createdByKeyId?: string;
 }
 
@@ -20,7 +26,12 @@ export interface CreatedKey {
   keyId: string;
   /** The full key: shown once, never stored. */
   secret: string;
+  /** The stored key, as the query selected it. */
+  apiKey: Record<string, unknown>;
 }
+
+/** What to read back of a created key (a Pothos query, or just its id). */
+type KeyQuery = { select?: Record<string, unknown>; include?: Record<string, unknown> };
 
 export function scopesForPreset(preset: PresetName): string[] {
   return [...PRESETS[preset]];
@@ -33,11 +44,13 @@ export function assertValidScopes(scopes: readonly string[]): void {
   }
 }
 
-export async function createApiKey(prisma: PrismaClient, options: NewKeyOptions): Promise<CreatedKey> {
+/** Creates a key in `client` (a transaction, so the caller can roll it back in test mode). */
+export async function createApiKey(client: PrismaClient | Tx, options: NewKeyOptions, query: KeyQuery = { select: { key_id: true } }): Promise<CreatedKey> {
   assertValidScopes(options.scopes);
   const minted = mintSecret(options.mode);
   const keyId = newId("api_key");
-  await prisma.apiKey.create({
+  const apiKey = await client.apiKey.create({
+    ...query,
     data: {
       key_id: keyId,
       workspace_id: options.workspaceId,
@@ -51,8 +64,11 @@ export async function createApiKey(prisma: PrismaClient, options: NewKeyOptions)
       ip_allowlist: [...(options.ipAllowlist ?? [])],
       origin_allowlist: [...(options.originAllowlist ?? [])],
       expires_at: options.expiresAt ?? null,
+      rate_limits: options.rateLimits,
+      quota_limit: options.quota?.limit ?? null,
+      quota_unit: options.quota?.unit ?? null,
       created_by_key_id: options.createdByKeyId ?? null,
     },
   });
-  return { keyId, secret: minted.secret };
+  return { keyId, secret: minted.secret, apiKey };
 }

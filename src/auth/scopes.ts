@@ -2,7 +2,7 @@
 // matched at request time, so `videos:*` covers an action added later and `*:read` covers every
 // read. `write` never implies `execute`: only an exact or wildcard action grants it.
 
-export const SCOPE_GROUPS = {
+const SCOPE_GROUPS = {
   videos: ["read", "write", "delete", "execute"],
   scripts: ["read", "write", "delete", "execute"],
   renders: ["read", "write", "delete", "execute"],
@@ -23,7 +23,7 @@ export const SCOPE_GROUPS = {
   api_keys: ["read", "write", "delete"],
 } as const satisfies Record<string, readonly ScopeAction[]>;
 
-export type ScopeAction = "read" | "write" | "delete" | "execute";
+type ScopeAction = "read" | "write" | "delete" | "execute";
 export type ScopeGroup = keyof typeof SCOPE_GROUPS;
 /** A concrete scope a route or action requires (never a wildcard). */
 export type Scope = { [G in ScopeGroup]: `${G}:${(typeof SCOPE_GROUPS)[G][number]}` }[ScopeGroup];
@@ -54,7 +54,7 @@ export function isPresetName(value: string): value is PresetName {
   return Object.hasOwn(PRESETS, value);
 }
 
-export function isScopeGroup(value: string): value is ScopeGroup {
+function isScopeGroup(value: string): value is ScopeGroup {
   return Object.hasOwn(SCOPE_GROUPS, value);
 }
 

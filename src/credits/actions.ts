@@ -1,36 +1,29 @@
 // account.credits, account.limits and account.credit_history: the workspace's balance, the
 // calling key's limits and their standing, and the ledger newest first.
 import { defineActionHandler } from "../actions/framework/handler.js";
-import { effectiveLimits } from "../guards/rate-limit.js";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../resources/list.js";
-import { MAX_BODY_BYTES } from "../../rest/body.js";
-import { presentRecord } from "../resources/selection.js";
-import { fullSelection } from "../resources/selection.js";
+import { keyStanding } from "../guards/guards.js";
+import { DEFAULT_PAGE_SIZE } from "../resources/list.js";
+import { REQUEST_LIMITS } from "../../rest/body.js";
+import { MAX_BULK_ITEMS } from "../../rest/bulk.js";
+import { MAX_BATCH_MEMBERS } from "../../rest/batch.js";
+import { fullSelection, presentRecord } from "../resources/selection.js";
+import { creditBalance } from "./ledger.js";
 import { creditTransactions } from "./resource.js";
 
 defineActionHandler("account.credits", {
   async run({ tx, graphql }) {
-    const workspace = await tx.workspace.findUniqueOrThrow({ where: { workspace_id: graphql.auth.workspaceId }, select: { credit_balance: true } });
-    return { object: "credit_balance", workspace_id: graphql.auth.workspaceId, credit_balance: workspace.credit_balance };
+    return { object: "credit_balance", workspace_id: graphql.auth.workspaceId, credit_balance: await creditBalance(tx, graphql.auth.workspaceId) };
   },
 });
 
 defineActionHandler("account.limits", {
   async run({ graphql }) {
-    const { auth, guards } = graphql;
-    const limits = effectiveLimits(guards.config.rateLimits, auth.rateLimitOverrides);
-    const [windows, quota] = await Promise.all([
-      guards.rateLimits.standings(auth.keyId, limits),
-      auth.quota ? guards.quotas.standing(auth.keyId, auth.quota) : Promise.resolve(null),
-    ]);
     return {
       object: "account_limits",
-      rate_limits: windows,
-      quota: quota && { ...quota, remaining: Math.max(0, quota.limit - quota.used) },
-      page_size: { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-      request_body_bytes: MAX_BODY_BYTES,
-      bulk_items: 100,
-      batch_members: 20,
+      ...(await keyStanding(graphql.guards, graphql.auth)),
+      ...REQUEST_LIMITS,
+      bulk_items: MAX_BULK_ITEMS,
+      batch_members: MAX_BATCH_MEMBERS,
     };
   },
 });

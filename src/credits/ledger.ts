@@ -2,8 +2,7 @@
 // append-only list of movements (credit_transactions). A spend is one conditional UPDATE in the
 // caller's transaction, so parallel spends cannot overdraw and a spend commits or rolls back with
 // the records it pays for.
-import type { PrismaClient } from "../generated/prisma/client.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import type { Tx } from "../db/transaction.js";
 import { ApiError } from "../errors/api-error.js";
 import { newId } from "../ids.js";
@@ -60,16 +59,35 @@ async function writeTransaction(tx: Tx, movement: Movement, signedAmount: number
   return transactionId;
 }
 
+/** The workspace's balance now (client may be a transaction). */
+export async function creditBalance(client: PrismaClient | Tx, workspaceId: string): Promise<number> {
+  const workspace = await client.workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId }, select: { credit_balance: true } });
+  return workspace.credit_balance;
+}
+
 /** Takes credits from the balance, or throws InsufficientCreditsError leaving it untouched. */
 export async function spendCredits(tx: Tx, movement: Movement): Promise<MovementResult> {
   assertWholePositive(movement.amount);
-  const updated = await tx.workspace.updateMany({
-    where: { workspace_id: movement.workspaceId, credit_balance: { gte: movement.amount } },
-    data: { credit_balance: { decrement: movement.amount } },
-  });
-  const workspace = await tx.workspace.findUniqueOrThrow({ where: { workspace_id: movement.workspaceId }, select: { credit_balance: true } });
-  if (updated.count === 0) throw new InsufficientCreditsError(movement.workspaceId, movement.actionType, movement.amount, workspace.credit_balance);
-  return { transactionId: await writeTransaction(tx, movement, -movement.amount, workspace.credit_balance), balanceAfter: workspace.credit_balance };
+  let balanceAfter: number;
+  try {
+    // One conditional UPDATE ... RETURNING: Postgres re-checks the balance after waiting on a
+    // concurrent spend's row lock, so parallel spends cannot overdraw.
+    const workspace = await tx.workspace.update({
+      where: { workspace_id: movement.workspaceId, credit_balance: { gte: movement.amount } },
+      data: { credit_balance: { decrement: movement.amount } },
+      select: { credit_balance: true },
+    });
+    balanceAfter = workspace.credit_balance;
+  } catch (error) {
+    if (!isRecordNotFound(error)) throw error;
+    throw new InsufficientCreditsError(movement.workspaceId, movement.actionType, movement.amount, await creditBalance(tx, movement.workspaceId));
+  }
+  return { transactionId: await writeTransaction(tx, movement, -movement.amount, balanceAfter), balanceAfter };
+}
+
+/** P2025: the filtered update matched no row (here: the balance was too low). */
+function isRecordNotFound(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
 }
 
 /** Adds credits (grants, purchases, refunds). */
@@ -84,24 +102,22 @@ export async function addCredits(tx: Tx, movement: Movement): Promise<MovementRe
 }
 
 /**
- * Emits credits.low for a refused spend. It runs in a transaction of its own, since the refused
- * call's transaction rolls back.
+ * Emits credits.low for a refused spend, in the caller's transaction: not the refused call's own,
+ * which rolls back. Only live calls spend, so the event is always live.
  */
-export async function recordCreditsLow(prisma: PrismaClient, error: InsufficientCreditsError, livemode: boolean): Promise<void> {
-  await prisma.$transaction((tx) =>
-    recordEvent(tx, {
-      workspaceId: error.workspaceId,
-      type: "credits.low",
-      livemode,
-      data: {
-        object: {
-          object: "credits_low",
-          action_type: error.actionType,
-          required: error.required,
-          available: error.available,
-          shortfall: error.required - error.available,
-        },
+export async function recordCreditsLow(tx: Tx, error: InsufficientCreditsError): Promise<void> {
+  await recordEvent(tx, {
+    workspaceId: error.workspaceId,
+    type: "credits.low",
+    livemode: true,
+    data: {
+      object: {
+        object: "credits_low",
+        action_type: error.actionType,
+        required: error.required,
+        available: error.available,
+        shortfall: error.required - error.available,
       },
-    }),
-  );
+    },
+  });
 }

@@ -1,9 +1,10 @@
 // The guards every request passes, built once per service.
 import type { Redis } from "ioredis";
 import type { PrismaClient } from "../generated/prisma/client.js";
-import type { Config } from "../config.js";
-import { RateLimitService } from "./rate-limit.js";
-import { QuotaService } from "./quota.js";
+import type { Config, RateLimits } from "../config.js";
+import type { AuthContext } from "../auth/auth-context.js";
+import { effectiveLimits, RateLimitService, type WindowStanding } from "./rate-limit.js";
+import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
 import { RequestLogWriter } from "../logs/request-log-writer.js";
 
@@ -23,4 +24,23 @@ export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards[
     requestLog: new RequestLogWriter(prisma),
     config,
   };
+}
+
+/** The key's effective rate windows: its overrides over the configured defaults. */
+export function keyLimits(guards: Guards, auth: AuthContext): RateLimits {
+  return effectiveLimits(guards.config.rateLimits, auth.rateLimitOverrides);
+}
+
+export interface KeyStanding {
+  rate_limits: WindowStanding[];
+  quota: QuotaStanding | null;
+}
+
+/** Where the key stands in every rate window and its quota, counting nothing (account.limits, /usage). */
+export async function keyStanding(guards: Guards, auth: AuthContext, now = new Date()): Promise<KeyStanding> {
+  const [rateLimits, quota] = await Promise.all([
+    guards.rateLimits.standings(auth.keyId, keyLimits(guards, auth)),
+    auth.quota ? guards.quotas.standing(auth.keyId, auth.quota, now) : null,
+  ]);
+  return { rate_limits: rateLimits, quota };
 }

@@ -7,14 +7,14 @@ import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { ApiError } from "../errors/api-error.js";
 
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long a running request holds its key before it is presumed dead. */
 const LOCK_SECONDS = 300;
 /** Statuses of requests refused before execution: never stored. */
-const NOT_STORED = new Set([400, 401, 403, 405, 406, 409, 413, 422, 429]);
-/** Response headers replayed with the stored body. */
-const REPLAYED_HEADERS = ["content-type", "x-request-id", "x-test-mode", "location"];
+export const REFUSAL_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 405, 406, 409, 413, 422, 429]);
+/** Response headers replayed with the stored body (X-Test-Mode is added to every answer later). */
+const REPLAYED_HEADERS = ["content-type", "x-request-id", "location"];
 
 interface RunningEntry {
   state: "running";
@@ -35,7 +35,7 @@ export function fingerprintOf(method: string, url: URL, body: string): string {
   return createHash("sha256").update(`${method} ${url.pathname}?${url.searchParams}\n`).update(body).digest("hex");
 }
 
-export function validateIdempotencyKey(key: string): void {
+function validateIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new ApiError("invalid_request", `An Idempotency-Key is 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`, { param: "Idempotency-Key" });
   }
@@ -58,7 +58,7 @@ export class IdempotencyService {
       return {
         kind: "execute",
         finish: async (response, options = {}) => {
-          if (options.refused || NOT_STORED.has(response.status)) {
+          if (options.refused || REFUSAL_STATUSES.has(response.status)) {
             await this.redis.del(key);
             return response;
           }

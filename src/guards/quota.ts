@@ -3,7 +3,7 @@
 import type { Redis } from "ioredis";
 import { ApiError } from "../errors/api-error.js";
 
-export type QuotaUnit = "requests" | "credits";
+type QuotaUnit = "requests" | "credits";
 
 export interface KeyQuota {
   limit: number;
@@ -12,12 +12,21 @@ export interface KeyQuota {
 
 export interface QuotaStanding extends KeyQuota {
   used: number;
+  remaining: number;
   /** Unix seconds at the start of the next month. */
   reset: number;
 }
 
+export function periodStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
 export function nextPeriodStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+function standingOf(quota: KeyQuota, used: number, now: Date): QuotaStanding {
+  return { ...quota, used, remaining: Math.max(0, quota.limit - used), reset: Math.floor(nextPeriodStart(now).getTime() / 1000) };
 }
 
 function counterKey(keyId: string, now: Date): string {
@@ -28,7 +37,7 @@ export function quotaHeaders(standing: QuotaStanding | undefined): Record<string
   if (!standing) return {};
   return {
     "X-Quota-Limit": String(standing.limit),
-    "X-Quota-Remaining": String(Math.max(0, standing.limit - standing.used)),
+    "X-Quota-Remaining": String(standing.remaining),
     "X-Quota-Reset": String(standing.reset),
     "X-Quota-Unit": standing.unit,
   };
@@ -65,12 +74,12 @@ export class QuotaService {
       String(quota.limit),
       String(reset + 7 * 86_400),
     )) as number;
-    if (used < 0) throw exceeded({ ...quota, used: -used - 1, reset }, now);
-    return { ...quota, used, reset };
+    if (used < 0) throw exceeded(standingOf(quota, -used - 1, now), now);
+    return standingOf(quota, used, now);
   }
 
   async standing(keyId: string, quota: KeyQuota, now = new Date()): Promise<QuotaStanding> {
     const used = Number((await this.redis.get(counterKey(keyId, now))) ?? 0);
-    return { ...quota, used, reset: Math.floor(nextPeriodStart(now).getTime() / 1000) };
+    return standingOf(quota, used, now);
   }
 }

@@ -70,6 +70,9 @@ export class RateLimitService {
     for (const window of windows) {
       // The credits budget counts calls that spend, whatever their weight.
       const amount = window === "credits_day" ? 1 : points;
+      // Nothing to count: skip the round trip (and rate-limiter-flexible would refuse a 0-point
+      // consume on a window already at its limit, failing a request that was admitted).
+      if (amount <= 0) continue;
       standings.push(await this.consumeOne(window, keyId, amount, limits[window], this.options.windowSeconds[window], policy));
     }
     return standings;

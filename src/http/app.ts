@@ -16,12 +16,12 @@ import type { AuthContext } from "../auth/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
 import { getSchema } from "../graphql/schema.js";
-import type { Guards } from "../guards/guards.js";
+import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
-import { effectiveLimits, rateLimitHeaders } from "../guards/rate-limit.js";
-import { fingerprintOf } from "../guards/idempotency.js";
+import { rateLimitHeaders } from "../guards/rate-limit.js";
+import { fingerprintOf, REFUSAL_STATUSES } from "../guards/idempotency.js";
 import { createRestHandler } from "../../rest/handler.js";
-import { errorResponse, jsonResponse } from "../../rest/responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
 import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
@@ -54,7 +54,7 @@ function graphqlErrorResponse(error: ApiError): Response {
 
 /** Codes of requests refused before they began executing (Stripe's rule for idempotency). */
 function isRefusal(code: string): boolean {
-  return isErrorCode(code) && [400, 401, 403, 405, 406, 409, 413, 422, 429].includes(ERROR_CODES[code].status);
+  return isErrorCode(code) && REFUSAL_STATUSES.has(ERROR_CODES[code].status);
 }
 
 function errorResponseFor(error: unknown, path: string): Response {
@@ -69,6 +69,19 @@ export function createApp(dependencies: AppDependencies) {
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
 
+  /**
+   * Counts a request without a valid key against its address's window, keeping the headers to
+   * report; 429 once the window is spent, unless `neverRefuse` (then the refusal's headers are kept).
+   */
+  async function chargeAnonymous(context: RequestContext, clientIp: string | undefined, options: { neverRefuse?: boolean } = {}): Promise<void> {
+    try {
+      context.anonymousRateHeaders = rateLimitHeaders([await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown")]);
+    } catch (error) {
+      if (!options.neverRefuse) throw error;
+      context.anonymousRateHeaders = error instanceof ApiError ? (error.headers ?? {}) : {};
+    }
+  }
+
   /** Authenticates; a request without a valid key counts against its address's window. */
   async function authenticateRequest(request: Request, context: RequestContext, clientIp: string | undefined): Promise<AuthContext> {
     const credentials = credentialsFrom(request.headers, clientIp);
@@ -76,8 +89,7 @@ export function createApp(dependencies: AppDependencies) {
     try {
       return await authenticate(dependencies.prisma, credentials);
     } catch (error) {
-      const standing = await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown");
-      context.anonymousRateHeaders = rateLimitHeaders([standing]);
+      await chargeAnonymous(context, clientIp);
       throw error;
     }
   }
@@ -99,19 +111,14 @@ export function createApp(dependencies: AppDependencies) {
     if (path === `${API_BASE_PATH}/health`) {
       context.route = path;
       // Health is always 200 (contract 4.6): its address is counted and reported, never refused.
-      context.anonymousRateHeaders = await guards.rateLimits
-        .consumeAnonymous(clientIp ?? "unknown")
-        .then((standing) => rateLimitHeaders([standing]))
-        .catch((error: unknown) => (error instanceof ApiError ? (error.headers ?? {}) : {}));
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        throw new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}.`, { headers: { Allow: "GET, HEAD" } });
-      }
+      await chargeAnonymous(context, clientIp, { neverRefuse: true });
+      if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(request.method, path, "GET, HEAD");
       return jsonResponse(await healthBody(dependencies.health));
     }
     if (path.startsWith(FILES_PATH_PREFIX)) {
       // A signed link is its own permission: no key; its address is counted like any keyless request.
       context.route = "/files/{key}";
-      context.anonymousRateHeaders = rateLimitHeaders([await guards.rateLimits.consumeAnonymous(clientIp ?? "unknown")]);
+      await chargeAnonymous(context, clientIp);
       return files(request);
     }
     const isGraphQL = path === "/graphql";
@@ -126,7 +133,7 @@ export function createApp(dependencies: AppDependencies) {
     const meter = new RequestMeter(
       { rateLimits: guards.rateLimits, quotas: guards.quotas, windowSeconds: guards.config.rateWindowSeconds },
       auth.keyId,
-      effectiveLimits(guards.config.rateLimits, auth.rateLimitOverrides),
+      keyLimits(guards, auth),
       auth.quota,
     );
     context.meter = meter;

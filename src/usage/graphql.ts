@@ -3,17 +3,17 @@
 import { builder } from "../graphql/builder.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
-import { effectiveLimits, type WindowStanding } from "../guards/rate-limit.js";
-import { nextPeriodStart, type QuotaStanding } from "../guards/quota.js";
+import type { WindowStanding } from "../guards/rate-limit.js";
+import { nextPeriodStart, periodStart, type QuotaStanding } from "../guards/quota.js";
+import { keyStanding, type KeyStanding } from "../guards/guards.js";
+import { creditBalance } from "../credits/ledger.js";
 
-interface UsageReport {
+interface UsageReport extends KeyStanding {
   period_start: Date;
   period_end: Date;
   requests: number;
   credits_spent: number;
   credit_balance: number;
-  rate_limits: WindowStanding[];
-  quota: QuotaStanding | null;
 }
 
 const usageOperation = definePlatformOperation({
@@ -43,7 +43,7 @@ const QuotaReport = builder.objectRef<QuotaStanding>("QuotaStanding").implement(
     limit: t.exposeInt("limit"),
     unit: t.exposeString("unit"),
     used: t.exposeInt("used"),
-    remaining: t.int({ resolve: (quota) => Math.max(0, quota.limit - quota.used) }),
+    remaining: t.exposeInt("remaining"),
     reset: t.exposeInt("reset", { description: "Unix seconds at the start of the next period." }),
   }),
 });
@@ -64,23 +64,23 @@ const Usage = builder.objectRef<UsageReport>("Usage").implement({
 
 async function usageReport(context: GraphQLContext): Promise<UsageReport> {
   const now = new Date();
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const start = periodStart(now);
   const { auth, prisma, guards } = context;
-  const [requests, spent, workspace, rateLimits, quota] = await Promise.all([
-    prisma.requestLog.count({ where: { key_id: auth.keyId, created_at: { gte: start } } }),
-    prisma.creditTransaction.aggregate({ _sum: { amount: true }, where: { key_id: auth.keyId, created_at: { gte: start }, amount: { lt: 0 } } }),
-    prisma.workspace.findUniqueOrThrow({ where: { workspace_id: auth.workspaceId }, select: { credit_balance: true } }),
-    guards.rateLimits.standings(auth.keyId, effectiveLimits(guards.config.rateLimits, auth.rateLimitOverrides)),
-    auth.quota ? guards.quotas.standing(auth.keyId, auth.quota, now) : Promise.resolve(null),
+  // The workspace filter lets the (workspace_id, created_at, id) indexes serve both counts.
+  const thisPeriod = { workspace_id: auth.workspaceId, key_id: auth.keyId, created_at: { gte: start } };
+  const [requests, spent, creditBalanceNow, standing] = await Promise.all([
+    prisma.requestLog.count({ where: thisPeriod }),
+    prisma.creditTransaction.aggregate({ _sum: { amount: true }, where: { ...thisPeriod, amount: { lt: 0 } } }),
+    creditBalance(prisma, auth.workspaceId),
+    keyStanding(guards, auth, now),
   ]);
   return {
     period_start: start,
     period_end: nextPeriodStart(now),
     requests,
     credits_spent: -(spent._sum.amount ?? 0),
-    credit_balance: workspace.credit_balance,
-    rate_limits: rateLimits,
-    quota,
+    credit_balance: creditBalanceNow,
+    ...standing,
   };
 }
 

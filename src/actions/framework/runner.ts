@@ -1,14 +1,15 @@
 // Runs one action call (contract document 2, 4.1): validate the input, count its weight against
 // the rate windows, price it, then — in one transaction — spend the credits, do the work and
 // record `action.completed` (with the action's own events). A failure records `action.failed`
-// (and `credits.low` for a shortfall) in a transaction of its own. With a test key the same path
+// (with `credits.low` for a shortfall) in one transaction of its own. With a test key the same path
 // runs, the transaction is rolled back, nothing is spent, and the answer says what it would cost.
 import type { GraphQLContext } from "../../graphql/context.js";
 import { ApiError } from "../../errors/api-error.js";
 import { toApiError } from "../../errors/envelope.js";
 import { inWriteTransaction } from "../../db/transaction.js";
 import { recordEvent } from "../../outbox/record-event.js";
-import { InsufficientCreditsError, recordCreditsLow, spendCredits } from "../../credits/ledger.js";
+import { creditBalance, InsufficientCreditsError, recordCreditsLow, spendCredits } from "../../credits/ledger.js";
+import { chargeWeight } from "../../guards/weights.js";
 import { currentRequestContext } from "../../context/request-context.js";
 import { logger } from "../../logger.js";
 import type { ActionDefinition } from "../catalog.js";
@@ -16,7 +17,7 @@ import { actionHandler } from "./handler.js";
 import { priceOf } from "./pricing.js";
 import { parseActionInput } from "./input.js";
 
-export interface CreditReport {
+interface CreditReport {
   /** What the call costs (or, with a test key, would have cost). */
   cost: number;
   /** What was taken from the balance: the cost, or 0 with a test key. */
@@ -27,10 +28,10 @@ export interface CreditReport {
 
 export async function recordFailure(context: GraphQLContext, action: ActionDefinition, error: ApiError): Promise<void> {
   if (!context.auth.livemode) return; // test mode writes nothing, failures included
-  if (error instanceof InsufficientCreditsError) await recordCreditsLow(context.prisma, error, true);
-  await context.prisma.$transaction((tx) =>
-    recordEvent(tx, actionCallEvent(context, action, "action.failed", { error: { code: error.code, type: error.type, status: error.status, message: error.message } })),
-  );
+  await context.prisma.$transaction(async (tx) => {
+    if (error instanceof InsufficientCreditsError) await recordCreditsLow(tx, error);
+    await recordEvent(tx, actionCallEvent(context, action, "action.failed", { error: { code: error.code, type: error.type, status: error.status, message: error.message } }));
+  });
 }
 
 /** The `action.completed` / `action.failed` event of a call (payloads in src/events/catalog.ts). */
@@ -45,24 +46,28 @@ function actionCallEvent(context: GraphQLContext, action: ActionDefinition, type
   };
 }
 
+/** Refuses a call the balance cannot pay for before doing any of its work. */
+async function assertAffordable(context: GraphQLContext, action: ActionDefinition, cost: number): Promise<void> {
+  const balance = await creditBalance(context.prisma, context.auth.workspaceId);
+  if (balance < cost) throw new InsufficientCreditsError(context.auth.workspaceId, action.name, cost, balance);
+}
+
 export async function runAction(context: GraphQLContext, action: ActionDefinition, rawInput: unknown): Promise<Record<string, unknown>> {
   const handler = actionHandler(action.name);
   if (!handler) throw new ApiError("not_found", `The action ${action.name} is not available yet.`);
   try {
     const input = parseActionInput(action, rawInput);
     // Heavy actions count more than one unit; spending ones also count against the credits budget.
-    await currentRequestContext()?.meter?.charge(action.weight - 1, { spendsCredits: action.credits });
+    await chargeWeight(action.weight, { spendsCredits: action.credits });
     if (!context.auth.livemode && action.testMode === "unsupported") {
       throw new ApiError("test_mode_unsupported", `${action.name} cannot be simulated with a test key: its cost and effects depend on work it would have to do.`);
     }
     const units = handler.units ? await handler.units({ graphql: context, livemode: context.auth.livemode }, input) : undefined;
     const cost = priceOf(action, input, units);
-    if (context.auth.livemode && cost > 0) await currentRequestContext()?.meter?.chargeCredits(cost);
-
     if (context.auth.livemode && cost > 0) {
-      // Refuse a call the balance cannot pay for before doing any of its work.
-      const workspace = await context.prisma.workspace.findUniqueOrThrow({ where: { workspace_id: context.auth.workspaceId }, select: { credit_balance: true } });
-      if (workspace.credit_balance < cost) throw new InsufficientCreditsError(context.auth.workspaceId, action.name, cost, workspace.credit_balance);
+      await assertAffordable(context, action, cost);
+      // Counted only once the balance can pay: a refused call must not use up the credits quota.
+      await currentRequestContext()?.meter?.chargeCredits(cost);
     }
 
     const afterCommit: (() => Promise<unknown>)[] = [];
