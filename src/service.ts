@@ -13,7 +13,8 @@ import { createGuards, type Guards } from "./guards/guards.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./events/live.js";
-import { createFileService } from "./storage/from-config.js";
+import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
+import { deliverySettings } from "./webhooks/delivery.js";
 
 export interface RunningService {
   url: string;
@@ -50,7 +51,7 @@ export async function startService(config: Config): Promise<RunningService> {
       prisma: database.prisma,
       config,
       guards,
-      services: { outbound, jobs, live, files, webhookSettings: { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs } },
+      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config) },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);
@@ -61,15 +62,16 @@ export async function startService(config: Config): Promise<RunningService> {
       server!.listen(config.port, config.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
-    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const runningServer = server;
-    // Workers sign links (render outputs) for this listener unless a public base URL is set.
-    const workerConfig = { ...config, port: address.port, publicBaseUrl: config.publicBaseUrl ?? `http://${host}:${address.port}` };
+    // Workers sign links (render outputs) for this listener (the port it got, when asked for 0)
+    // unless a public base URL is set.
+    const workerConfig = { ...config, port: address.port };
     const workers: RunningWorkers | undefined = config.runWorkers
-      ? await startWorkers(jobs, redisHandle.url, { prisma: database.prisma, config: workerConfig, outbound }, live.publish)
+      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound }, live.publish)
       : undefined;
     return {
-      url: `http://${host}:${address.port}`,
+      // The listener itself, whatever public base URL links carry.
+      url: serviceBaseUrl({ host: config.host, port: address.port }),
       database,
       redis: redisClient,
       guards,

@@ -22,7 +22,7 @@ await migrate(database.sql);
 const redis = await resolveRedis(config);
 const queues = new JobQueues(redis.url);
 const live = createLiveEvents(redis.url);
-const workers = await startWorkers(queues, redis.url, { prisma: database.prisma, config, outbound: new OutboundGuard({ allow: config.outboundAllow }) }, live.publish);
+const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound: new OutboundGuard({ allow: config.outboundAllow }) }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
 
 const shutdown = async (signal: string) => {

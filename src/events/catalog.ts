@@ -64,10 +64,8 @@ export function eventKind(type: string): EventKind | undefined {
   return byType.get(type);
 }
 
-/** Families a subscription may name: `video.*`, and `*` for everything. */
-export function eventFamilies(): string[] {
-  return [...new Set(EVENT_KINDS.map((kind) => `${kind.type.split(".")[0]}.*`))];
-}
+/** Families a subscription may name, such as `video.*` (`*` is checked on its own). */
+const EVENT_FAMILIES: ReadonlySet<string> = new Set(EVENT_KINDS.map((kind) => `${kind.type.split(".")[0]}.*`));
 
 /** Does a subscription pattern (name, family or *) cover an event type? */
 export function patternCovers(pattern: string, type: string): boolean {
@@ -78,5 +76,5 @@ export function patternCovers(pattern: string, type: string): boolean {
 
 /** Is a pattern one a client may subscribe to? */
 export function isKnownPattern(pattern: string): boolean {
-  return pattern === "*" || byType.has(pattern) || eventFamilies().includes(pattern);
+  return pattern === "*" || byType.has(pattern) || EVENT_FAMILIES.has(pattern);
 }

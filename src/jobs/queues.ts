@@ -4,7 +4,7 @@ import { Queue, Worker, type ConnectionOptions } from "bullmq";
 import { logger } from "../logger.js";
 import { currentRequestContext } from "../context/request-context.js";
 import type { JobDefinition, JobDependencies } from "./job.js";
-import { JOBS, jobByName } from "./registry.js";
+import { JOBS } from "./registry.js";
 import type { z } from "zod";
 import { Dispatcher } from "../webhooks/dispatcher.js";
 import type { LiveEvent } from "../events/live.js";
@@ -17,7 +17,7 @@ function connectionFor(redisUrl: string): ConnectionOptions {
 export class JobQueues {
   private readonly queues = new Map<string, Queue>();
 
-  constructor(private readonly redisUrl: string) {}
+  constructor(readonly redisUrl: string) {}
 
   queue(name: string): Queue {
     let queue = this.queues.get(name);
@@ -67,23 +67,17 @@ export interface RunningWorkers {
 /** Starts a worker per job, the schedules of repeating jobs, and the webhook dispatcher. */
 export async function startWorkers(
   queues: JobQueues,
-  redisUrl: string,
   base: Omit<JobDependencies, "enqueue">,
   publish?: (workspaceId: string, event: LiveEvent) => void,
 ): Promise<RunningWorkers> {
   const dependencies: JobDependencies = { ...base, enqueue: (job, payload, options) => queues.enqueue(job, payload, options) };
+  // One queue per job, so a worker only ever runs the job it was built for.
   const workers = JOBS.map(
     (job) =>
-      new Worker(
-        job.name,
-        async (bullJob) => {
-          const definition = jobByName(bullJob.name);
-          if (!definition) throw new Error(`No job named ${bullJob.name}`);
-          const payload = definition.payload.parse(bullJob.data);
-          return definition.handler(payload, dependencies);
-        },
-        { connection: connectionFor(redisUrl), concurrency: 4 },
-      ),
+      new Worker(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
+        connection: connectionFor(queues.redisUrl),
+        concurrency: 4,
+      }),
   );
   for (const worker of workers) {
     worker.on("failed", (job, error) => logger.warn({ job: job?.name, job_id: job?.id, request_id: job?.data?.request_id, err: error }, "job failed"));

@@ -6,7 +6,3 @@ import { renderJob } from "../renders/render-job.js";
 import { sweepJob } from "../renders/sweep-job.js";
 
 export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, renderJob, sweepJob];
-
-export function jobByName(name: string): JobDefinition | undefined {
-  return JOBS.find((job) => job.name === name);
-}

@@ -23,7 +23,7 @@ export interface RunFfmpegOptions {
 const STDERR_TAIL_BYTES = 4096;
 
 /** Reads an `out_time…` line of -progress output; microseconds for both _us and _ms keys. */
-export function progressSeconds(line: string): number | undefined {
+function progressSeconds(line: string): number | undefined {
   const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
   return match ? Number(match[1]) / 1_000_000 : undefined;
 }

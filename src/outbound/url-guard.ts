@@ -56,6 +56,8 @@ export interface FetchResult {
 const DEFAULT_PORTS = [443, 8443];
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
+/** Callers name their purpose in their own user agent (webhooks, renders); this is the fallback. */
+const DEFAULT_USER_AGENT = "Cutroom/1";
 
 interface AllowEntry {
   host?: string;
@@ -78,6 +80,16 @@ function normalise(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
   return ipaddr.process(address);
 }
 
+/** A host as written in a URL, without IPv6 brackets. */
+function unbracket(host: string): string {
+  return host.replace(/^\[|\]$/g, "");
+}
+
+/** Milliseconds since `started`, to two decimals. */
+function elapsedSince(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
 /** Only plain public unicast addresses count as public. */
 export function isPublicAddress(address: string): boolean {
   try {
@@ -96,9 +108,15 @@ export class OutboundGuard {
     this.ports = new Set([...DEFAULT_PORTS, ...(options.allowedPorts ?? [])]);
   }
 
+  /** Is the host named on the allow-list (as a name, not as an address)? */
+  private hostListed(bare: string): boolean {
+    const host = bare.toLowerCase();
+    return this.allow.some((entry) => entry.host === host);
+  }
+
   private hostAllowed(host: string): boolean {
-    const bare = host.toLowerCase().replace(/^\[|\]$/g, "");
-    return this.allow.some((entry) => entry.host === bare || (entry.range !== undefined && this.addressAllowed(bare)));
+    const bare = unbracket(host.toLowerCase());
+    return this.hostListed(bare) || this.addressAllowed(bare);
   }
 
   private addressAllowed(address: string): boolean {
@@ -136,7 +154,7 @@ export class OutboundGuard {
 
   /** The addresses a host resolves to, every one of which must be allowed. */
   async resolveAllowed(hostname: string): Promise<string[]> {
-    const bare = hostname.replace(/^\[|\]$/g, "");
+    const bare = unbracket(hostname);
     let addresses: string[];
     if (ipaddr.isValid(bare)) {
       addresses = [bare];
@@ -147,7 +165,7 @@ export class OutboundGuard {
         throw new UrlBlockedError("dns_failed", `The host ${bare} does not resolve.`);
       }
     }
-    const hostListed = this.allow.some((entry) => entry.host === bare.toLowerCase());
+    const hostListed = this.hostListed(bare);
     const blocked = addresses.find((address) => !hostListed && !isPublicAddress(address) && !this.addressAllowed(address));
     if (blocked) throw new UrlBlockedError("address_not_public", `The host ${bare} resolves to ${blocked}, which is not a public address.`);
     return addresses;
@@ -178,7 +196,6 @@ export class OutboundGuard {
   /** Fetches a URL under the guard: no redirects followed, time and size capped. */
   fetch(raw: string, options: FetchOptions = {}): Promise<FetchResult> {
     const started = performance.now();
-    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
     let url: URL;
     try {
       url = this.checkUrl(raw);
@@ -189,29 +206,28 @@ export class OutboundGuard {
     const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
     const transport = url.protocol === "https:" ? https : http;
     // Node connects to an address literal without a lookup, so it is checked here instead.
-    const literal = ipaddr.isValid(url.hostname.replace(/^\[|\]$/g, ""));
+    const literal = ipaddr.isValid(unbracket(url.hostname));
     const precheck = literal ? this.resolveAllowed(url.hostname) : Promise.resolve([]);
 
     return precheck.then(
       () => this.send(url, transport, options, timeoutMs, maxBytes, started),
-      (error: UrlBlockedError) => Promise.reject(new OutboundFetchError(error.reason, error.message, elapsed())),
+      (error: UrlBlockedError) => Promise.reject(new OutboundFetchError(error.reason, error.message, elapsedSince(started))),
     );
   }
 
   private send(url: URL, transport: typeof http | typeof https, options: FetchOptions, timeoutMs: number, maxBytes: number, started: number): Promise<FetchResult> {
-    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
     return new Promise<FetchResult>((resolve, reject) => {
       let settled = false;
       const fail = (reason: FetchFailure, message: string) => {
         if (settled) return;
         settled = true;
-        reject(new OutboundFetchError(reason, message, elapsed()));
+        reject(new OutboundFetchError(reason, message, elapsedSince(started)));
       };
       const request = transport.request(
         url,
         {
           method: options.method ?? "GET",
-          headers: { "user-agent": "Cutroom/1 (+webhooks)", ...options.headers, ...(options.body !== undefined && { "content-length": String(Buffer.byteLength(options.body)) }) },
+          headers: { "user-agent": DEFAULT_USER_AGENT, ...options.headers, ...(options.body !== undefined && { "content-length": String(Buffer.byteLength(options.body)) }) },
           lookup: this.lookup(),
           agent: false,
         },
@@ -235,7 +251,7 @@ export class OutboundGuard {
             if (settled) return;
             settled = true;
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated, durationMs: elapsed(), remoteAddress: request.socket?.remoteAddress });
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated, durationMs: elapsedSince(started), remoteAddress: request.socket?.remoteAddress });
           };
           response.on("end", finish);
           response.on("error", () => (truncated ? undefined : fail("connection_failed", "The connection broke while reading the answer.")));

@@ -11,6 +11,8 @@ export interface NewEvent {
   type: string;
   livemode: boolean;
   data: Record<string, unknown>;
+  /** Set for an event its writer delivers itself (webhook.test), so the dispatcher never takes it. */
+  dispatchedAt?: Date;
 }
 
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
@@ -23,6 +25,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<string> {
       livemode: event.livemode,
       data: event.data as Prisma.InputJsonValue,
       request_id: currentRequestContext()?.requestId ?? null,
+      dispatched_at: event.dispatchedAt ?? null,
     },
   });
   return eventId;

@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { Storage } from "./storage.js";
 import { LocalStorage } from "./local-storage.js";
 import { S3Storage } from "./s3-storage.js";
+import { currentRequestContext } from "../context/request-context.js";
 import { fileUrlSigner, resolveFileSigningSecret, type FileUrlSigner } from "./signed-urls.js";
 
 type StorageConfig = Pick<Config, "storage" | "storageDir" | "dataDir" | "s3">;
@@ -28,9 +29,12 @@ export function serviceBaseUrl(config: Pick<Config, "publicBaseUrl" | "host" | "
 export interface FileService {
   storage: Storage;
   signer: FileUrlSigner;
-  /** Base of signed URLs (the origin serving /files/). */
+  /** Base of signed URLs (the origin serving /files/) outside a request. */
   baseUrl: string;
-  /** A signed URL of a stored key, valid for config.fileUrlTtlSeconds unless told otherwise. */
+  /**
+   * A signed URL of a stored key, valid for config.fileUrlTtlSeconds unless told otherwise. Inside a
+   * request it points at the address the caller used (or the configured public base URL).
+   */
   signedUrl(key: string, expiresInSeconds?: number): string;
 }
 
@@ -38,7 +42,12 @@ export async function createFileService(prisma: PrismaClient, config: Config): P
   const storage = createStorage(config);
   const signer = fileUrlSigner(await resolveFileSigningSecret(prisma, config.fileSigningSecret));
   const baseUrl = serviceBaseUrl(config);
-  return { storage, signer, baseUrl, signedUrl: (key, expiresInSeconds = config.fileUrlTtlSeconds) => signer.sign(baseUrl, key, expiresInSeconds) };
+  return {
+    storage,
+    signer,
+    baseUrl,
+    signedUrl: (key, expiresInSeconds = config.fileUrlTtlSeconds) => signer.sign(currentRequestContext()?.baseUrl ?? baseUrl, key, expiresInSeconds),
+  };
 }
 
 const services = new WeakMap<Config, Promise<FileService>>();

@@ -6,7 +6,7 @@
 // of the service signs and verifies alike.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
-import { isValidKey } from "./storage.js";
+import { assertValidKey, isValidKey } from "./storage.js";
 
 export const FILES_PATH_PREFIX = "/files/";
 const SIGNING_SECRET_SETTING = "file_signing_secret";
@@ -21,12 +21,12 @@ export function fileSignature(secret: string, key: string, expires: number): str
 }
 
 /** The path of a key under /files/, each segment percent-encoded. */
-export function filePath(key: string): string {
+function filePath(key: string): string {
   return FILES_PATH_PREFIX + key.split("/").map(encodeURIComponent).join("/");
 }
 
 export function signFileUrl(baseUrl: string, key: string, expiresInSeconds: number, secret: string, now = Date.now()): string {
-  if (!isValidKey(key)) throw new Error(`Invalid storage key '${key}'`);
+  assertValidKey(key);
   const expires = Math.floor(now / 1000) + Math.max(1, Math.floor(expiresInSeconds));
   return `${baseUrl.replace(/\/+$/, "")}${filePath(key)}?expires=${expires}&signature=${fileSignature(secret, key, expires)}`;
 }

@@ -3,7 +3,7 @@
 // sending it twice; the claim in delivery.ts makes a duplicate job a no-op.
 import { z } from "zod";
 import { defineJob } from "../jobs/job.js";
-import { attemptDelivery, claimDelivery, leaseMs } from "./delivery.js";
+import { attemptDelivery, claimDelivery, deliverySettings } from "./delivery.js";
 
 export const deliverJob = defineJob({
   name: "webhooks.deliver",
@@ -14,8 +14,8 @@ export const deliverJob = defineJob({
   forgetWhenDone: true,
   async handler({ delivery_id }, dependencies) {
     const { prisma, config, outbound } = dependencies;
-    const settings = { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs };
-    const claimed = await claimDelivery(prisma, delivery_id, leaseMs(config.webhookTimeoutMs));
+    const settings = deliverySettings(config);
+    const claimed = await claimDelivery(prisma, delivery_id, settings);
     if (!claimed) return { skipped: "not due or held elsewhere" };
     const outcome = await attemptDelivery(prisma, outbound, settings, claimed);
     if (outcome.next_attempt_at) {

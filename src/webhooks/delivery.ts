@@ -1,7 +1,8 @@
 // One delivery attempt: claim the delivery, send the signed envelope through the URL guard,
 // record the attempt, and move the delivery and its endpoint on (success, retry later, give up,
 // disable the endpoint after 20 failures in a row). Used by the delivery job and the test route.
-import type { PrismaClient } from "../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { Config } from "../config.js";
 import { newId } from "../ids.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import { OutboundFetchError } from "../outbound/url-guard.js";
@@ -9,7 +10,7 @@ import { eventEnvelope } from "./envelope.js";
 import { signatureHeader } from "./signature.js";
 
 /** Contract 3: an endpoint that fails this many times in a row is disabled. */
-export const MAX_CONSECUTIVE_FAILURES = 20;
+const MAX_CONSECUTIVE_FAILURES = 20;
 /** How much of an answer is kept in the delivery log. */
 const EXCERPT_CHARS = 500;
 /** Answers are read up to this size, then cut. */
@@ -19,6 +20,18 @@ export interface DeliverySettings {
   retrySeconds: readonly number[];
   timeoutMs: number;
 }
+
+/** The one reading of the webhook settings, shared by the API (test sends) and the workers. */
+export function deliverySettings(config: Pick<Config, "webhookRetrySeconds" | "webhookTimeoutMs">): DeliverySettings {
+  return { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs };
+}
+
+/**
+ * A delivery a worker may take now: waiting and due, or held by a worker whose lease ran out.
+ * The dispatcher enqueues these and the claim takes only these, so both must agree.
+ */
+export const DELIVERY_IS_DUE = Prisma.sql`(
+  (status IN ('pending', 'retrying') AND next_attempt_at <= now()) OR (status = 'delivering' AND locked_until < now()))`;
 
 export interface AttemptOutcome {
   delivery_id: string;
@@ -33,21 +46,21 @@ export interface AttemptOutcome {
 }
 
 /** Keeps a short, printable start of an answer: no control characters, no endless bodies. */
-export function sanitiseExcerpt(body: Buffer, limit = EXCERPT_CHARS): string {
+function sanitiseExcerpt(body: Buffer): string {
   // Every control character (C0, DEL, C1) becomes a space: the excerpt is shown, never interpreted.
   const text = body.toString("utf8").replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim();
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
 /** ±20% jitter keeps retries of many deliveries from arriving together. */
-export function retryDelayMs(retrySeconds: readonly number[], attemptNumber: number, random = Math.random): number | undefined {
+function retryDelayMs(retrySeconds: readonly number[], attemptNumber: number): number | undefined {
   const gap = retrySeconds[attemptNumber - 1];
   if (gap === undefined) return undefined;
-  return Math.round(gap * 1000 * (0.8 + 0.4 * random()));
+  return Math.round(gap * 1000 * (0.8 + 0.4 * Math.random()));
 }
 
 /** How long a worker holds a delivery: the attempt's timeout and a margin for recording it. */
-export function leaseMs(timeoutMs: number): number {
+function leaseMs(timeoutMs: number): number {
   return timeoutMs + 5_000;
 }
 
@@ -63,15 +76,13 @@ interface ClaimedDelivery {
  * Takes a due delivery for one attempt. Only one worker can hold it: the claim is a single
  * conditional UPDATE, and a holder that died is replaced once its lease (locked_until) runs out.
  */
-export async function claimDelivery(prisma: PrismaClient, deliveryId: string, leaseMs: number, force = false): Promise<ClaimedDelivery | undefined> {
+export async function claimDelivery(prisma: PrismaClient, deliveryId: string, settings: DeliverySettings, force = false): Promise<ClaimedDelivery | undefined> {
   const rows = await prisma.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries
        SET status = 'delivering', attempt_count = attempt_count + 1,
-           locked_until = now() + (${leaseMs}::int * interval '1 millisecond'), updated_at = now()
+           locked_until = now() + (${leaseMs(settings.timeoutMs)}::int * interval '1 millisecond'), updated_at = now()
      WHERE delivery_id = ${deliveryId}
-       AND (${force}::boolean
-            OR (status IN ('pending', 'retrying') AND next_attempt_at <= now())
-            OR (status = 'delivering' AND locked_until < now()))
+       AND (${force}::boolean OR ${DELIVERY_IS_DUE})
      RETURNING delivery_id, workspace_id, endpoint_id, event_id, attempt_count`;
   return rows[0];
 }
@@ -115,6 +126,7 @@ export async function attemptDelivery(
       maxResponseBytes: MAX_ANSWER_BYTES,
       headers: {
         "content-type": "application/json",
+        "user-agent": "Cutroom/1 (+webhooks)",
         "x-service-signature": signatureHeader(secrets, timestamp, body),
         "x-service-delivery": claimed.delivery_id,
         "x-service-event": event.type,

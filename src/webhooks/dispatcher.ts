@@ -8,6 +8,7 @@ import { logger } from "../logger.js";
 import { patternCovers } from "../events/catalog.js";
 import type { JobDefinition } from "../jobs/job.js";
 import { deliverJob, deliveryJobId } from "./deliver-job.js";
+import { DELIVERY_IS_DUE } from "./delivery.js";
 import { eventEnvelope, type EventRow } from "./envelope.js";
 
 const FAN_OUT_BATCH = 200;
@@ -68,34 +69,29 @@ export class Dispatcher {
         select: { endpoint_id: true, workspace_id: true, events: true },
       });
       const deliveries = events.flatMap((event) =>
-        // webhook.test goes only to the endpoint being tested, never to subscribers.
-        event.type === "webhook.test"
-          ? []
-          : endpoints
-              .filter((endpoint) => endpoint.workspace_id === event.workspace_id && endpoint.events.some((pattern) => patternCovers(pattern, event.type)))
-              .map((endpoint) => ({
-                delivery_id: newId("webhook_delivery"),
-                workspace_id: event.workspace_id,
-                endpoint_id: endpoint.endpoint_id,
-                event_id: event.event_id,
-                event_type: event.type,
-              })),
+        endpoints
+          .filter((endpoint) => endpoint.workspace_id === event.workspace_id && endpoint.events.some((pattern) => patternCovers(pattern, event.type)))
+          .map((endpoint) => ({
+            delivery_id: newId("webhook_delivery"),
+            workspace_id: event.workspace_id,
+            endpoint_id: endpoint.endpoint_id,
+            event_id: event.event_id,
+            event_type: event.type,
+          })),
       );
       if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
       await tx.outboxEvent.updateMany({ where: { event_id: { in: events.map((event) => event.event_id) } }, data: { dispatched_at: new Date() } });
       return events;
     });
-    for (const event of dispatched) {
-      if (event.type !== "webhook.test") this.dependencies.publish?.(event.workspace_id, eventEnvelope(event));
-    }
+    // webhook.test never gets here: it is recorded already dispatched (src/webhooks/service.ts).
+    for (const event of dispatched) this.dependencies.publish?.(event.workspace_id, eventEnvelope(event));
     return dispatched.length;
   }
 
   private async enqueueDue(): Promise<void> {
     const due = await this.dependencies.prisma.$queryRaw<{ delivery_id: string; attempt_count: number }[]>`
       SELECT delivery_id, attempt_count FROM webhook_deliveries
-       WHERE (status IN ('pending', 'retrying') AND next_attempt_at <= now())
-          OR (status = 'delivering' AND locked_until < now())
+       WHERE ${DELIVERY_IS_DUE}
        ORDER BY next_attempt_at LIMIT ${DUE_BATCH}`;
     for (const delivery of due) {
       await this.dependencies.enqueue(deliverJob, { delivery_id: delivery.delivery_id }, { jobId: deliveryJobId(delivery.delivery_id, delivery.attempt_count + 1) });

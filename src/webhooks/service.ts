@@ -5,14 +5,17 @@ import { z } from "zod";
 import type { GraphQLContext } from "../graphql/context.js";
 import { ApiError, notFound } from "../errors/api-error.js";
 import { inWriteTransaction, type Tx } from "../db/transaction.js";
+import { loadOwned } from "../resources/service.js";
+import { withColumns } from "../resources/selection.js";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
 import { newId } from "../ids.js";
 import { isKnownPattern } from "../events/catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";
-import { attemptDelivery, claimDelivery, leaseMs, type AttemptOutcome } from "./delivery.js";
+import { attemptDelivery, claimDelivery, type AttemptOutcome } from "./delivery.js";
 import { deliverJob, deliveryJobId } from "./deliver-job.js";
+import { webhookEndpoints } from "./resource.js";
 
 const MAX_GRACE_SECONDS = 7 * 86_400;
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -27,12 +30,7 @@ const createSchema = z.strictObject({
   description: z.string().max(500).nullable().optional(),
   enabled: z.boolean().optional(),
 });
-const updateSchema = z.strictObject({
-  url: z.string().max(2048).optional(),
-  events: z.array(eventPattern).min(1).max(100).optional(),
-  description: z.string().max(500).nullable().optional(),
-  enabled: z.boolean().optional(),
-});
+const updateSchema = createSchema.partial();
 const rotateSchema = z.strictObject({ grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional() });
 const recoverSchema = z.strictObject({ since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)) });
 
@@ -48,13 +46,9 @@ async function checkUrl(context: GraphQLContext, url: string): Promise<void> {
   }
 }
 
-async function loadEndpoint(client: Tx | GraphQLContext["prisma"], context: GraphQLContext, endpointId: string) {
-  const endpoint = await client.webhookEndpoint.findUnique({ where: { endpoint_id: endpointId } });
-  if (!endpoint) throw notFound("webhook endpoint", endpointId, "endpoint_id");
-  if (endpoint.workspace_id !== context.auth.workspaceId) {
-    throw new ApiError("workspace_mismatch", `The webhook endpoint '${endpointId}' belongs to another workspace.`, { param: "endpoint_id" });
-  }
-  return endpoint;
+/** The endpoint's columns a caller needs, once its workspace is known to own it (404 / 403 otherwise). */
+function loadEndpoint(client: Tx | GraphQLContext["prisma"], context: GraphQLContext, endpointId: string, select: Record<string, true> = {}): Promise<Row> {
+  return loadOwned(client, context, webhookEndpoints, endpointId, { select: { endpoint_id: true, ...select } });
 }
 
 function reload(tx: Tx, endpointId: string, query: Query): Promise<Row> {
@@ -87,7 +81,7 @@ export async function updateEndpoint(context: GraphQLContext, endpointId: string
   const input = parseOrThrow(updateSchema, raw);
   if (input.url !== undefined) await checkUrl(context, input.url);
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const endpoint = await loadEndpoint(tx, context, endpointId);
+    const endpoint = await loadEndpoint(tx, context, endpointId, { enabled: true });
     // Re-enabling starts the failure count over (contract 3).
     const reEnabled = input.enabled === true && !endpoint.enabled;
     await tx.webhookEndpoint.update({
@@ -104,12 +98,12 @@ export async function rotateEndpointSecret(context: GraphQLContext, endpointId: 
   const grace = input.grace_period_seconds ?? DEFAULT_GRACE_SECONDS;
   const secret = newSigningSecret();
   return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const endpoint = await loadEndpoint(tx, context, endpointId);
+    const endpoint = await loadEndpoint(tx, context, endpointId, { signing_secret: true });
     await tx.webhookEndpoint.update({
       where: { endpoint_id: endpointId },
       data: {
         signing_secret: secret,
-        previous_signing_secret: grace > 0 ? endpoint.signing_secret : null,
+        previous_signing_secret: grace > 0 ? (endpoint.signing_secret as string) : null,
         previous_secret_expires_at: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
       },
     });
@@ -137,7 +131,7 @@ export interface TestResult extends AttemptOutcome {
  * and at most a short, sanitised excerpt of its answer. The send is logged like any delivery.
  */
 export async function testEndpoint(context: GraphQLContext, endpointId: string): Promise<TestResult> {
-  const endpoint = await loadEndpoint(context.prisma, context, endpointId);
+  await loadEndpoint(context.prisma, context, endpointId);
   if (!context.auth.livemode) {
     throw new ApiError("test_mode_unsupported", "A test send reaches a real endpoint and is logged; use a live key.");
   }
@@ -148,25 +142,31 @@ export async function testEndpoint(context: GraphQLContext, endpointId: string):
       type: "webhook.test",
       livemode: true,
       data: { object: { object: "webhook_test", endpoint_id: endpointId, message: "A test event sent from the API." } },
+      // Sent here and now, to this endpoint only: recorded as dispatched, the dispatcher never takes it.
+      dispatchedAt: new Date(),
     });
-    // Sent here and now, to this endpoint only: the dispatcher leaves it alone.
-    await tx.outboxEvent.update({ where: { event_id: id }, data: { dispatched_at: new Date() } });
     await tx.webhookDelivery.create({
-      data: { delivery_id: deliveryId, workspace_id: context.auth.workspaceId, endpoint_id: endpoint.endpoint_id, event_id: id, event_type: "webhook.test" },
+      data: { delivery_id: deliveryId, workspace_id: context.auth.workspaceId, endpoint_id: endpointId, event_id: id, event_type: "webhook.test" },
     });
     return id;
   });
-  const claimed = await claimDelivery(context.prisma, deliveryId, leaseMs(context.services.webhookSettings.timeoutMs), true);
-  if (!claimed) throw new Error(`test delivery ${deliveryId} could not be claimed`);
   // One attempt only: a test is not retried.
-  const outcome = await attemptDelivery(context.prisma, context.services.outbound, { ...context.services.webhookSettings, retrySeconds: [] }, claimed);
+  const settings = { ...context.services.webhookSettings, retrySeconds: [] };
+  const claimed = await claimDelivery(context.prisma, deliveryId, settings, true);
+  if (!claimed) throw new Error(`test delivery ${deliveryId} could not be claimed`);
+  const outcome = await attemptDelivery(context.prisma, context.services.outbound, settings, claimed);
   const excerpt = outcome.response_excerpt === null ? null : outcome.response_excerpt.slice(0, 200);
   return { object: "webhook_test", endpoint_id: endpointId, event_id: eventId, ...outcome, response_excerpt: excerpt };
 }
 
-async function requeue(context: GraphQLContext, where: Record<string, unknown>): Promise<string[]> {
-  const deliveries = await context.prisma.webhookDelivery.findMany({ where, select: { delivery_id: true, attempt_count: true } });
-  if (deliveries.length === 0) return [];
+interface Requeueable {
+  delivery_id: string;
+  attempt_count: number;
+}
+
+/** Makes deliveries due now and gives each a job for its next attempt. */
+async function requeue(context: GraphQLContext, deliveries: readonly Requeueable[]): Promise<void> {
+  if (deliveries.length === 0) return;
   await context.prisma.webhookDelivery.updateMany({
     where: { delivery_id: { in: deliveries.map((delivery) => delivery.delivery_id) } },
     data: { status: "pending", next_attempt_at: new Date(), locked_until: null, completed_at: null },
@@ -175,23 +175,31 @@ async function requeue(context: GraphQLContext, where: Record<string, unknown>):
     // A retry already scheduled for later is replaced by one now.
     await context.services.jobs.replace(deliverJob, { delivery_id: delivery.delivery_id }, deliveryJobId(delivery.delivery_id, delivery.attempt_count + 1));
   }
-  return deliveries.map((delivery) => delivery.delivery_id);
 }
 
 export async function resendDelivery(context: GraphQLContext, endpointId: string, deliveryId: string, query: Query): Promise<Row> {
   await loadEndpoint(context.prisma, context, endpointId);
-  const delivery = await context.prisma.webhookDelivery.findUnique({ where: { delivery_id: deliveryId } });
+  const delivery = await context.prisma.webhookDelivery.findUnique({
+    ...withColumns(query, ["endpoint_id", "status", "attempt_count"]),
+    where: { delivery_id: deliveryId },
+  });
   if (!delivery || delivery.endpoint_id !== endpointId) throw notFound("delivery of this endpoint", deliveryId, "delivery_id");
   if (delivery.status === "delivering") throw new ApiError("conflict", "This delivery is being sent right now; try again in a moment.", { param: "delivery_id" });
-  if (!context.auth.livemode) return (await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } })) as Row;
-  await requeue(context, { delivery_id: deliveryId });
+  // A test key sees the delivery as it is: nothing is sent in test mode.
+  if (!context.auth.livemode) return delivery as Row;
+  await requeue(context, [delivery as Requeueable]);
   return (await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } })) as Row;
 }
 
 export async function recoverDeliveries(context: GraphQLContext, endpointId: string, raw: unknown) {
   await loadEndpoint(context.prisma, context, endpointId);
   const { since } = parseOrThrow(recoverSchema, raw);
-  const where = { endpoint_id: endpointId, status: "failed", created_at: { gte: since } };
-  const requeued = context.auth.livemode ? await requeue(context, where) : (await context.prisma.webhookDelivery.findMany({ where, select: { delivery_id: true } })).map((row) => row.delivery_id);
-  return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: requeued.length, delivery_ids: requeued };
+  const failed = await context.prisma.webhookDelivery.findMany({
+    where: { endpoint_id: endpointId, status: "failed", created_at: { gte: since } },
+    select: { delivery_id: true, attempt_count: true },
+  });
+  // A test key is told what would be requeued; nothing is sent in test mode.
+  if (context.auth.livemode) await requeue(context, failed);
+  const deliveryIds = failed.map((delivery) => delivery.delivery_id);
+  return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: deliveryIds.length, delivery_ids: deliveryIds };
 }

@@ -1,16 +1,14 @@
 // Signing deliveries (contract 6.2): X-Service-Signature is `t=<unix seconds>,v1=<hex>`, the hex
 // being HMAC-SHA256 of `<t>.<raw body>` under the endpoint's secret. During a rotation's grace
-// period a second v1 signs with the old secret, so receivers can switch without a gap.
+// period a second v1 signs with the old secret, so receivers can switch without a gap. Receivers
+// reject a t more than five minutes off.
 import { createHmac, randomBytes } from "node:crypto";
-
-/** Receivers reject a delivery whose t is older than this. */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString("base64url")}`;
 }
 
-export function signPayload(secret: string, timestamp: number, body: string): string {
+function signPayload(secret: string, timestamp: number, body: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
 
