@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl?: string;
   /** Where embedded data (PGlite files, a private Redis) lives. */
   dataDir: string;
+  /** Count the SQL statements sent (Database.queryCount); for tests that check query counts. */
+  countQueries?: boolean;
   /** Redis connection string; when absent a private redis-server is started if one is on PATH. */
   redisUrl?: string;
   /** Public base URL used in links (doc_url); defaults to the request's own origin. */
@@ -69,7 +71,7 @@ export interface S3Settings {
 }
 
 /** About two hours in all: 30 s, 2 min, 5 min, 15 min, 30 min, 1 h (each ±20% jitter). */
-export const DEFAULT_WEBHOOK_RETRY_SECONDS = [30, 120, 300, 900, 1800, 3600];
+const DEFAULT_WEBHOOK_RETRY_SECONDS = [30, 120, 300, 900, 1800, 3600];
 
 function numberList(value: string | undefined, fallback: number[]): number[] {
   if (!value) return fallback;
@@ -82,7 +84,7 @@ export const RATE_WINDOWS = ["minute", "hour", "day", "credits_day"] as const;
 export type RateWindow = (typeof RATE_WINDOWS)[number];
 export type RateLimits = Record<RateWindow, number>;
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { minute: 600, hour: 10_000, day: 100_000, credits_day: 500 };
+const DEFAULT_RATE_LIMITS: RateLimits = { minute: 600, hour: 10_000, day: 100_000, credits_day: 500 };
 const DEFAULT_WINDOW_SECONDS: Record<RateWindow, number> = { minute: 60, hour: 3600, day: 86_400, credits_day: 86_400 };
 
 /** Parses `minute=2,hour=5` into overrides of a window table. */
@@ -104,6 +106,7 @@ function intFromEnv(value: string | undefined, fallback: number): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const storage = storageKind(env.CUTROOM_STORAGE);
   return {
     host: env.HOST || "127.0.0.1",
     port: intFromEnv(env.PORT, 3000),
@@ -123,9 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),
     webhookTimeoutMs: intFromEnv(env.CUTROOM_WEBHOOK_TIMEOUT_MS, 10_000),
     dispatchIntervalMs: intFromEnv(env.CUTROOM_DISPATCH_INTERVAL_MS, 500),
-    storage: storageKind(env.CUTROOM_STORAGE),
+    storage,
     storageDir: env.CUTROOM_STORAGE_DIR ? path.resolve(env.CUTROOM_STORAGE_DIR) : undefined,
-    s3: storageKind(env.CUTROOM_STORAGE) === "s3" ? s3Settings(env) : undefined,
+    s3: storage === "s3" ? s3Settings(env) : undefined,
     fileSigningSecret: env.CUTROOM_FILE_SIGNING_SECRET || undefined,
     fileUrlTtlSeconds: intFromEnv(env.CUTROOM_FILE_URL_TTL_SECONDS, 7 * 86_400),
     renderPreset: env.CUTROOM_RENDER_PRESET || "veryfast",

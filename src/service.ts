@@ -28,7 +28,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config): Promise<RunningService> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, countQueries: config.countQueries });
   let redisHandle: RedisHandle | undefined;
   let redis: Redis | undefined;
   let server: Server | undefined;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createFixture, useService, type Fixture } from "./support/service.js";
 import { newId } from "../src/ids.js";
 
-const service = useService();
+const service = useService({ countQueries: true });
 
 async function seedRenders(fixture: Fixture, count: number): Promise<void> {
   const prisma = service.service.database.prisma;

@@ -30,12 +30,8 @@ import { VIDEOS_AI_ACTIONS } from "./catalog/videos_ai.js";
 import { VOICE_PROJECTS_ACTIONS } from "./catalog/voice_projects.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
-export {
-  PRICE_UNITS, VIDEO_FIELDS, VIDEO_FORMATS, PARAGRAPH_ROLES, EXPORT_FORMATS, STYLE_RULE_KINDS, SOURCE_FIDELITIES,
-} from "./catalog/define.js";
-export type {
-  ActionDefinition, ActionInput, ActionMethod, ActionPrice, ActionTestMode, ActionWeight, PriceUnit, VideoFieldsMarker,
-} from "./catalog/define.js";
+export { VIDEO_FIELDS } from "./catalog/define.js";
+export type { ActionDefinition, ActionPrice } from "./catalog/define.js";
 
 /** Every action, in the catalog's order (sections 4.2 to 4.10). */
 export const ACTIONS: readonly ActionDefinition[] = Object.freeze([
@@ -80,9 +76,15 @@ export function actionByName(name: string): ActionDefinition | undefined {
 
 export const ACTION_NAMES: readonly string[] = ACTIONS.map((action) => action.name);
 
+/** The catalog's own strict schema of an action; undefined for the video marker. */
+function declaredSchema(action: ActionDefinition): z.ZodObject | undefined {
+  return action.input === VIDEO_FIELDS ? undefined : action.input;
+}
+
 /** Input field names of an action (the strict schema's keys), or the video marker. */
 export function actionInputFields(action: ActionDefinition): readonly string[] | typeof VIDEO_FIELDS {
-  return action.input === VIDEO_FIELDS ? VIDEO_FIELDS : Object.keys(action.input.shape);
+  const schema = declaredSchema(action);
+  return schema ? Object.keys(schema.shape) : VIDEO_FIELDS;
 }
 
 function isOptionalField(schema: z.ZodType): boolean {
@@ -91,15 +93,17 @@ function isOptionalField(schema: z.ZodType): boolean {
 
 /** Fields an action requires (a missing one gives 422 any.required); [] for the video marker. */
 export function requiredInputFields(action: ActionDefinition): readonly string[] {
-  if (action.input === VIDEO_FIELDS) return [];
-  return Object.entries(action.input.shape as Record<string, z.ZodType>)
+  const schema = declaredSchema(action);
+  if (!schema) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>)
     .filter(([, schema]) => !isOptionalField(schema))
     .map(([field]) => field);
 }
 
 /** Fields of which at least one must be sent (e.g. `image_url` or `image_base64`), or []. */
 export function oneOfInputFields(action: ActionDefinition): readonly string[] {
-  return action.input === VIDEO_FIELDS ? [] : (oneOfFields(action.input) ?? []);
+  const schema = declaredSchema(action);
+  return (schema && oneOfFields(schema)) ?? [];
 }
 
 /**
@@ -115,7 +119,7 @@ function assertCatalog(actions: readonly ActionDefinition[]): void {
     seen.add(action.name);
     if (!/^[a-z_]+\.[a-z_]+$/.test(action.name)) throw problem("a name is <family>.<name> in snake_case");
     if (action.scopes.length === 0) throw problem("no scope");
-    const fields = action.input === VIDEO_FIELDS ? [] : Object.keys(action.input.shape);
+    const fields = Object.keys(declaredSchema(action)?.shape ?? {});
     if (action.credits) {
       const { price } = action;
       if (!Number.isInteger(price.credits) || price.credits < 1) throw problem("price.credits must be a whole positive number");

@@ -15,12 +15,24 @@ export interface Database {
   kind: "postgres" | "pglite";
   prisma: PrismaClient;
   sql: SqlRunner;
-  /** SQL statements Prisma has sent so far, the request log's writes aside (for query-count checks such as the N+1 test). */
+  /**
+   * SQL statements Prisma has sent so far, the request log's writes aside (for query-count checks
+   * such as the N+1 test). Only a database opened with `countQueries` counts.
+   */
   queryCount(): number;
   close(): Promise<void>;
 }
 
-function countingClient(adapter: PrismaPg | PrismaPGlite) {
+/** Counting logs every statement through Prisma's event emitter, so only tests turn it on. */
+function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): { prisma: PrismaClient; queryCount(): number } {
+  if (!countQueries) {
+    return {
+      prisma: new PrismaClient({ adapter }),
+      queryCount: () => {
+        throw new Error("open the database with countQueries to count its queries");
+      },
+    };
+  }
   let count = 0;
   const client = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
@@ -31,16 +43,17 @@ function countingClient(adapter: PrismaPg | PrismaPGlite) {
   return { prisma: client as unknown as PrismaClient, queryCount: () => count };
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
+  countQueries?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const { prisma, queryCount } = countingClient(new PrismaPg(pool));
+    const { prisma, queryCount } = prismaClient(new PrismaPg(pool), options.countQueries ?? false);
     return {
       kind: "postgres",
       prisma,
@@ -62,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await releaseLock();
     throw error;
   }
-  const { prisma, queryCount } = countingClient(new PrismaPGlite(lite));
+  const { prisma, queryCount } = prismaClient(new PrismaPGlite(lite), options.countQueries ?? false);
   return {
     kind: "pglite",
     prisma,

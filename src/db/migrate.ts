@@ -30,7 +30,7 @@ export interface Migration {
   checksum: string;
 }
 
-export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   return Promise.all(

@@ -13,7 +13,7 @@ class TestModeRollback<T> extends Error {
   }
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   livemode: boolean;
 }
 

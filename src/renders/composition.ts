@@ -4,8 +4,10 @@
 // at its path under `composition` (e.g. `composition.layers.2.src`).
 import { z } from "zod";
 import { toIssues, validationFailed } from "../validation/issues.js";
+import { VIDEO_FORMATS } from "../videos/resource.js";
 
-export const RENDER_FORMATS = ["portrait", "landscape", "square"] as const;
+/** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
+export const RENDER_FORMATS = VIDEO_FORMATS;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
 /** Output picture size of each video_format. */
@@ -19,11 +21,11 @@ export function isRenderFormat(value: unknown): value is RenderFormat {
   return typeof value === "string" && (RENDER_FORMATS as readonly string[]).includes(value);
 }
 
-export const MAX_DURATION_SECONDS = 600;
-export const MAX_LAYERS = 100;
+const MAX_DURATION_SECONDS = 600;
+const MAX_LAYERS = 100;
 
 /** Colour names accepted besides `#RRGGBB` and `#RRGGBBAA`. */
-export const NAMED_COLORS: Readonly<Record<string, string>> = {
+const NAMED_COLORS: Readonly<Record<string, string>> = {
   black: "#000000", white: "#FFFFFF", red: "#FF0000", green: "#008000", blue: "#0000FF", yellow: "#FFFF00",
   cyan: "#00FFFF", magenta: "#FF00FF", gray: "#808080", grey: "#808080", orange: "#FFA500", purple: "#800080",
   pink: "#FFC0CB", brown: "#A52A2A", transparent: "#00000000",
@@ -105,7 +107,7 @@ const LAYER_TYPES = Object.keys(LAYER_SCHEMAS);
 
 const layer = z.discriminatedUnion("type", [colorLayer, imageLayer, textLayer, audioLayer, toneLayer]);
 
-export const compositionSchema = z
+const compositionSchema = z
   .strictObject({
     /** Seconds. */
     duration: z.number().positive().max(MAX_DURATION_SECONDS),
@@ -132,7 +134,7 @@ export const compositionSchema = z
   }));
 
 export type Composition = z.output<typeof compositionSchema>;
-export type CompositionLayer = Composition["layers"][number];
+type CompositionLayer = Composition["layers"][number];
 export type LayerOf<T extends CompositionLayer["type"]> = Extract<CompositionLayer, { type: T }>;
 
 /** Layers whose `src` a render downloads. */

@@ -7,7 +7,7 @@ import { OutboundFetchError, type OutboundGuard } from "../outbound/url-guard.js
 import { mediaLayers, type Composition } from "./composition.js";
 import { RenderFailure } from "./render-failure.js";
 
-export interface MediaLimits {
+interface MediaLimits {
   maxBytes: number;
   timeoutMs: number;
 }

@@ -13,7 +13,7 @@
 import path from "node:path";
 import type { Composition, LayerOf } from "./composition.js";
 
-export interface RenderCommandInput {
+interface RenderCommandInput {
   composition: Composition;
   size: { width: number; height: number };
   /** Local file of each media `src` (image and audio layers). */
@@ -26,13 +26,13 @@ export interface RenderCommandInput {
   preset?: string;
 }
 
-export interface RenderCommand {
+interface RenderCommand {
   args: string[];
   /** Files the command reads, to be written before it runs. */
   files: { path: string; content: string }[];
 }
 
-export const AUDIO_SAMPLE_RATE = 48_000;
+const AUDIO_SAMPLE_RATE = 48_000;
 
 /** Escapes a value for an option inside a filtergraph: once for the option parser, once for the graph parser. */
 export function escapeFilterValue(value: string): string {
@@ -46,7 +46,7 @@ function num(value: number): string {
 }
 
 /** `#RRGGBBAA` → ffmpeg's `0xRRGGBB@alpha`. */
-export function ffmpegColor(hex: string): string {
+function ffmpegColor(hex: string): string {
   const alpha = Number.parseInt(hex.slice(7, 9), 16) / 255;
   return `0x${hex.slice(1, 7)}@${num(alpha)}`;
 }

@@ -1,5 +1,5 @@
 // Why a render failed: the error_code and error_message a failed render record carries.
-export const RENDER_ERROR_CODES = [
+const RENDER_ERROR_CODES = [
   /** A media src could not be fetched: blocked by the URL guard, unreachable, timed out, or not 2xx. */
   "media_unreachable",
   /** A media src is larger than CUTROOM_RENDER_MEDIA_MAX_BYTES. */
@@ -16,7 +16,7 @@ export const RENDER_ERROR_CODES = [
   "internal_error",
 ] as const;
 
-export type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
+type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
 
 export class RenderFailure extends Error {
   constructor(readonly code: RenderErrorCode, message: string) {

@@ -30,7 +30,7 @@ import { MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
 import { presentRender, renderOutputKey } from "./present.js";
 
 /** How often, at most, progress is written to the record while ffmpeg runs. */
-export const PROGRESS_INTERVAL_MS = 500;
+const PROGRESS_INTERVAL_MS = 500;
 
 export const renderJob = defineJob({
   name: "renders.render",
@@ -55,7 +55,7 @@ export function enqueueRender(target: Enqueue | { enqueue: Enqueue }, renderId: 
   return enqueue(renderJob, { render_id: renderId }, { jobId: renderId });
 }
 
-export type RenderOutcome =
+type RenderOutcome =
   | { render_id: string; render_status: "completed"; output_key: string; duration_seconds: number }
   | { render_id: string; render_status: "failed"; error_code: string }
   | { render_id: string; skipped: string };
@@ -123,15 +123,13 @@ type ClaimedRender = NonNullable<Awaited<ReturnType<typeof claimRender>>>;
 /** queued → rendering, with render.started; null when the render is not (or no longer) queued. */
 function claimRender(prisma: PrismaClient, renderId: string) {
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.render.updateMany({
+    // The state is the condition of the update: no row back means it was not queued.
+    const [row] = await tx.render.updateManyAndReturn({
       where: { render_id: renderId, render_status: "queued" },
       data: { render_status: "rendering", render_started_at: new Date(), progress: 0 },
-    });
-    if (count === 0) return null;
-    const row = await tx.render.findUniqueOrThrow({
-      where: { render_id: renderId },
       include: { video: { select: { composition: true, video_format: true } } },
     });
+    if (!row) return null;
     await emit(tx, "render.started", row);
     return row;
   });
@@ -155,12 +153,12 @@ interface Completion {
 /** rendering → completed, with render.completed; false when the render is no longer rendering. */
 function completeRender(prisma: PrismaClient, renderId: string, completion: Completion): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.render.updateMany({
+    const [row] = await tx.render.updateManyAndReturn({
       where: { render_id: renderId, render_status: "rendering" },
       data: { ...completion, render_status: "completed", progress: 100, render_completed_at: new Date(), error_code: null, error_message: null },
     });
-    if (count === 0) return false;
-    await emit(tx, "render.completed", await tx.render.findUniqueOrThrow({ where: { render_id: renderId } }));
+    if (!row) return false;
+    await emit(tx, "render.completed", row);
     return true;
   });
 }
@@ -171,12 +169,11 @@ function completeRender(prisma: PrismaClient, renderId: string, completion: Comp
  */
 export async function failRender(prisma: PrismaClient, renderId: string, failure: RenderFailure, staleBefore?: Date): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.render.updateMany({
+    const [row] = await tx.render.updateManyAndReturn({
       where: { render_id: renderId, render_status: "rendering", ...(staleBefore && { render_updated_at: { lt: staleBefore } }) },
       data: { render_status: "failed", error_code: failure.code, error_message: failure.message.slice(0, MAX_ERROR_MESSAGE) },
     });
-    if (count === 0) return false;
-    const row = await tx.render.findUniqueOrThrow({ where: { render_id: renderId } });
+    if (!row) return false;
     if (row.credits_consumed > 0) {
       await addCredits(tx, {
         workspaceId: row.workspace_id,

@@ -28,7 +28,7 @@ function valueAt(input: unknown, path: readonly PathKey[]): unknown {
 }
 
 /** Strips optional/nullable/default wrappers to reach the schema that does the work. */
-function unwrap(schema: z.ZodType): z.ZodType {
+export function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (let depth = 0; depth < 10; depth++) {
     if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
@@ -43,7 +43,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** The keys an object schema accepts at a path, for `allowed` on unknown-field issues. */
-export function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
   let current = unwrap(schema);
   for (const key of path) {
     if (current instanceof z.ZodObject) {

@@ -3,11 +3,12 @@
 // behind each choice are written down in docs/actions.md and docs/credits.md.
 import { z } from "zod";
 import type { Scope } from "../../auth/scopes.js";
+import { VIDEO_FORMATS } from "../../videos/resource.js";
 
-export type ActionMethod = "GET" | "POST";
+type ActionMethod = "GET" | "POST";
 
 /** What one unit of a price is. `call` is the default. */
-export type PriceUnit = "call" | "second" | "item" | "paragraph" | "take" | "url" | "subject";
+type PriceUnit = "call" | "second" | "item" | "paragraph" | "take" | "url" | "subject";
 
 export const PRICE_UNITS: readonly PriceUnit[] = ["call", "second", "item", "paragraph", "take", "url", "subject"];
 
@@ -36,20 +37,20 @@ export interface ActionPrice {
  * media (image, audio, video, music, lip-sync clip) or runs speech recognition over media; 2 when
  * it runs a text or vision model that returns text, or reads a third-party page; 1 otherwise.
  */
-export type ActionWeight = 1 | 2 | 5;
+type ActionWeight = 1 | 2 | 5;
 
 /**
  * With an `sk_test_` key: "simulate" runs authentication, scopes, limits, validation and the reads
  * the call depends on, reports the cost, and writes, spends and calls no provider; "unsupported"
  * answers 400 `test_mode_unsupported` after validation (docs/actions.md, "Test mode").
  */
-export type ActionTestMode = "simulate" | "unsupported";
+type ActionTestMode = "simulate" | "unsupported";
 
 /** `<video fields>` of the catalog: the framework resolves it to the videos resource's own schema. */
 export const VIDEO_FIELDS = "video_fields" as const;
-export type VideoFieldsMarker = typeof VIDEO_FIELDS;
+type VideoFieldsMarker = typeof VIDEO_FIELDS;
 
-export type ActionInput = z.ZodObject | VideoFieldsMarker;
+type ActionInput = z.ZodObject | VideoFieldsMarker;
 
 interface ActionCommon {
   /** `<family>.<name>`, the path segment after /api/v1/actions/. */
@@ -75,7 +76,7 @@ export type ActionDefinition = ActionCommon &
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** What a family file writes: `family` is derived, `emits` defaults to none, `testMode` to simulate. */
-export type ActionDeclaration = DistributiveOmit<ActionDefinition, "family" | "emits" | "testMode"> & {
+type ActionDeclaration = DistributiveOmit<ActionDefinition, "family" | "emits" | "testMode"> & {
   readonly emits?: readonly string[];
   readonly testMode?: ActionTestMode;
 };
@@ -104,8 +105,7 @@ export const PROMPT_TEXT = 20_000;
 /** Longest inline base64 payload; the 5 MiB body limit applies first. */
 export const BASE64_TEXT = 7_000_000;
 
-export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
-export const PARAGRAPH_ROLES = ["hook", "intro", "body", "transition", "example", "punchline", "cta", "outro"] as const;
+const PARAGRAPH_ROLES = ["hook", "intro", "body", "transition", "example", "punchline", "cta", "outro"] as const;
 export const EXPORT_FORMATS = ["txt", "markdown", "srt", "vtt", "teleprompter", "csv", "shotlist", "json"] as const;
 export const STYLE_RULE_KINDS = ["banned", "preferred", "spoken"] as const;
 export const SOURCE_FIDELITIES = ["close", "loose"] as const;

@@ -4,7 +4,7 @@
 import type { Tx } from "../../db/transaction.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 
-export interface ActionRunContext {
+interface ActionRunContext {
   /**
    * The action's transaction: its records, its credit spend and its events commit together.
    * Every query of the handler goes through it — on embedded PGlite (one connection) a query
@@ -22,7 +22,7 @@ export interface ActionRunContext {
   reference(id: string): void;
 }
 
-export interface ActionHandler<Input = Record<string, unknown>> {
+interface ActionHandler<Input = Record<string, unknown>> {
   /**
    * Price units the records decide, for prices without a unit field (paragraphs to voice,
    * seconds of clip). Read before anything is written.

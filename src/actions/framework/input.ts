@@ -3,37 +3,63 @@
 import { z } from "zod";
 import type { ActionDefinition } from "../catalog.js";
 import { VIDEO_FIELDS } from "../catalog.js";
+import { id } from "../catalog/define.js";
 import { inputSchema } from "../../resources/input-schema.js";
 import { videos } from "../../videos/resource.js";
 import { ApiError } from "../../errors/api-error.js";
-import { parseOrThrow } from "../../validation/issues.js";
+import { parseOrThrow, unwrap } from "../../validation/issues.js";
+
+/** What an action's input is checked against, resolved once per action. */
+interface ResolvedInput {
+  /** The full schema (GraphQL, OpenAPI, query-string decoding). */
+  schema: z.ZodObject;
+  /** What the runner checks before the handler runs. */
+  parse(raw: unknown): Record<string, unknown>;
+}
+
+const ANY_OBJECT = z.strictObject({});
+const NAMES_A_VIDEO = z.object({ video_id: id() });
+
+function catalogInput(schema: z.ZodObject): ResolvedInput {
+  return { schema, parse: (raw) => parseOrThrow(schema, raw ?? {}) as Record<string, unknown> };
+}
+
+/**
+ * videos.create / videos.update: the record fields are validated by the videos resource itself
+ * (same rules as REST), so the runner only checks the body is an object naming its video.
+ */
+function videoFieldsInput(action: ActionDefinition): ResolvedInput {
+  const updates = action.name === "videos.update";
+  const fields = inputSchema(videos, updates ? "update" : "create");
+  return {
+    // videos.update names the video it changes; videos.create gets a new id.
+    schema: updates ? fields.extend(NAMES_A_VIDEO.shape) : fields,
+    parse(raw) {
+      if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return parseOrThrow(ANY_OBJECT, raw);
+      if (updates) parseOrThrow(NAMES_A_VIDEO, raw);
+      return raw as Record<string, unknown>;
+    },
+  };
+}
+
+const resolved = new WeakMap<ActionDefinition, ResolvedInput>();
+
+function resolveInput(action: ActionDefinition): ResolvedInput {
+  let input = resolved.get(action);
+  if (!input) {
+    input = action.input === VIDEO_FIELDS ? videoFieldsInput(action) : catalogInput(action.input);
+    resolved.set(action, input);
+  }
+  return input;
+}
 
 /** The schema an action's input is validated with. */
 export function actionSchema(action: ActionDefinition): z.ZodObject {
-  if (action.input !== VIDEO_FIELDS) return action.input;
-  const fields = inputSchema(videos, action.name === "videos.create" ? "create" : "update");
-  // videos.update names the video it changes; videos.create gets a new id.
-  return action.name === "videos.update" ? fields.extend({ video_id: z.string().min(1).max(64) }) : fields;
+  return resolveInput(action).schema;
 }
 
 export function parseActionInput(action: ActionDefinition, raw: unknown): Record<string, unknown> {
-  if (action.input === VIDEO_FIELDS) {
-    // The record fields are validated by the videos resource itself (same rules as REST).
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return parseOrThrow(z.strictObject({}), raw);
-    if (action.name === "videos.update") parseOrThrow(z.object({ video_id: z.string().min(1).max(64) }), raw);
-    return raw as Record<string, unknown>;
-  }
-  return parseOrThrow(action.input, raw ?? {}) as Record<string, unknown>;
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let depth = 0; depth < 10; depth++) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = current.unwrap() as z.ZodType;
-    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
-    else return current;
-  }
-  return current;
+  return resolveInput(action).parse(raw);
 }
 
 /**
