@@ -8,6 +8,7 @@ import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Fixture } from "./support/service.js";
 import type { RateLimits } from "../src/config.js";
+import { addCredits } from "../src/credits/ledger.js";
 
 const WINDOW_SECONDS = { minute: 2, hour: 3, day: 4, credits_day: 4 };
 const ANONYMOUS_PER_MINUTE = 3;
@@ -370,6 +371,24 @@ describe("monthly quota", () => {
     const usage = await client.get("/api/v1/usage");
     expect(usage.status, usage.text).toBe(200);
     expect(usage.body.quota).toMatchObject({ limit: 50, unit: "credits", used: 0, remaining: 50 });
+  });
+
+  it("a call refused for lack of credits uses none of the credits quota", async () => {
+    const { client, workspaceId } = await keyWith(undefined, { quota: { limit: 50, unit: "credits" } });
+    const video = await client.post("/api/v1/videos", {
+      video_name: "Quota",
+      composition: { duration: 1, fps: 10, layers: [{ type: "tone", frequency: 440, volume: 0.2 }] },
+    });
+    expect(video.status, video.text).toBe(201);
+
+    const refused = await client.post("/api/v1/actions/renders.create", { video_id: video.body.video_id });
+    expect(refused.status, refused.text).toBe(402);
+    expect(refused.headers.get("x-quota-remaining")).toBe("50");
+
+    await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: 20, actionType: "grant" }));
+    const paid = await client.post("/api/v1/actions/renders.create", { video_id: video.body.video_id });
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.headers.get("x-quota-remaining")).toBe(String(50 - paid.body.credits.charged));
   });
 
   it("a key without a quota sends no X-Quota-* headers", async () => {
