@@ -3,7 +3,7 @@
 import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/auth/auth-context.js";
 import { hasScope, missingScopes } from "../src/auth/scopes.js";
-import { LIVE_ACTIONS } from "../src/actions/framework/graphql.js";
+import { LIVE_ACTIONS } from "../src/actions/live.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations, requiredScope } from "../src/resources/operations.js";
 import { REQUEST_LIMITS } from "./body.js";

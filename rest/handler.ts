@@ -69,9 +69,9 @@ export function createRestHandler(schema: GraphQLSchema) {
   const openApiDocument = () => (openApi ??= buildOpenApiDocument(sofa));
 
   /** Runs one Sofa route; failures come back as the error envelope with their status. */
-  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection | undefined, body?: string) {
+  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection | undefined, body?: string, wholeResult?: boolean) {
     const request = new Request(url, { method, headers: { "content-type": "application/json" }, body });
-    return sofa.fetch(request, { graphqlContext: context, selection });
+    return sofa.fetch(request, { graphqlContext: context, selection, wholeResult });
   }
 
   async function envelope(response: Response, headOnly: boolean): Promise<Response> {
@@ -159,7 +159,7 @@ export function createRestHandler(schema: GraphQLSchema) {
       assertOnlyParams(url.searchParams, []);
       if (operation.input === "body") body = JSON.stringify({ input: await readRecordBody(request) });
     }
-    return envelope(await callSofa(context, sofaUrl, operation.method, undefined, body), request.method === "HEAD");
+    return envelope(await callSofa(context, sofaUrl, operation.method, undefined, body, operation.fullSelection), request.method === "HEAD");
   }
 
   async function handleBulk(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {

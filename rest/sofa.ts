@@ -13,6 +13,7 @@ import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
 import { errorResponse } from "./responses.js";
 import { narrowDocument, type RecordSelection } from "./selection.js";
+import { wholeResultDocument } from "./full-selection.js";
 
 export const API_BASE_PATH = "/api/v1";
 
@@ -20,10 +21,13 @@ export const API_BASE_PATH = "/api/v1";
 export interface SofaServerContext {
   graphqlContext: GraphQLContext;
   selection?: RecordSelection;
+  wholeResult?: boolean;
 }
 
 interface SofaContextValue extends GraphQLContext {
   restSelection?: RecordSelection;
+  /** The operation answers its whole result (typed action results). */
+  wholeResult?: boolean;
 }
 
 function sofaRoutes() {
@@ -59,7 +63,6 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
     if (resource.routes.includes("update")) scalars[`${typeNameOf(resource)}UpdateInput`] = inputJsonSchema(resource, "update");
   }
   for (const { inputDoc } of platformOperations()) if (inputDoc) scalars[inputDoc.typeName] = inputDoc.schema;
-  scalars.ActionResult = { type: "object", additionalProperties: true, description: "The action's answer; its `object` names what it is." };
   // Other JSON-object inputs (ApiKeyInput, ...) are described by their GraphQL description.
   for (const type of Object.values(schema.getTypeMap())) {
     if (isScalarType(type) && type.name.endsWith("Input") && !scalars[type.name]) {
@@ -78,11 +81,12 @@ export function createSofaHandler(schema: GraphQLSchema) {
     // Records nest no further than their own fields; lists one level deeper.
     depthLimit: 1,
     context: (serverContext: unknown): SofaContextValue => {
-      const { graphqlContext, selection } = serverContext as SofaServerContext;
-      return { ...graphqlContext, restSelection: selection };
+      const { graphqlContext, selection, wholeResult } = serverContext as SofaServerContext;
+      return { ...graphqlContext, restSelection: selection, wholeResult };
     },
     execute: ((args: ExecutionArgs) => {
-      const selection = (args.contextValue as SofaContextValue).restSelection;
+      const { restSelection: selection, wholeResult } = args.contextValue as SofaContextValue;
+      if (wholeResult) return execute({ ...args, document: wholeResultDocument(schema, args.document) });
       return execute(selection ? { ...args, document: narrowDocument(args.document, selection) } : args);
     }) as typeof execute,
     errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,

@@ -59,6 +59,20 @@ export interface Config {
   renderMediaTimeoutMs: number;
   /** How long ffmpeg may run for one render before it is stopped. */
   renderTimeoutMs: number;
+  /** How long a worker holds a running operation without renewing its lease (docs/operations.md). */
+  operationLeaseMs: number;
+  /** How often the sweep retakes operations whose lease ran out and re-queues lost jobs. */
+  operationSweepMs: number;
+  /** A queued operation untouched this long has its job queued again (a no-op when it still exists). */
+  operationRequeueAfterMs: number;
+  /** How often a worker process re-creates the schedules of repeating jobs (lost with Redis's data). */
+  jobScheduleCheckMs: number;
+  /** Jobs run at once per operation queue (render, image, music, ...); others run 4. */
+  queueConcurrency: Record<string, number>;
+  /** At most `max` jobs started per `durationMs` on a queue (a provider's rate limit). */
+  queueLimits: Record<string, { max: number; durationMs: number }>;
+  /** Check every action answer against its declared output: on except in production. */
+  checkActionOutputs: boolean;
 }
 
 export interface S3Settings {
@@ -94,6 +108,28 @@ function windowTable(value: string | undefined, defaults: Record<RateWindow, num
     const [name, amount] = entry.split("=");
     if (!RATE_WINDOWS.includes(name as RateWindow) || !amount || !/^\d+$/.test(amount)) throw new Error(`Bad rate window setting '${entry}'`);
     table[name as RateWindow] = Number(amount);
+  }
+  return table;
+}
+
+/** Parses `render=2,image=4` into per-queue numbers. */
+function queueNumbers(value: string | undefined, defaults: Record<string, number>): Record<string, number> {
+  const table = { ...defaults };
+  for (const entry of (value ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)=(\d+)$/.exec(entry);
+    if (!match || Number(match[2]) < 1) throw new Error(`Bad queue setting '${entry}' (expected <queue>=<whole number ≥ 1>)`);
+    table[match[1]!] = Number(match[2]);
+  }
+  return table;
+}
+
+/** Parses `image=10/60` (at most 10 jobs started per 60 seconds) into per-queue limiters. */
+function queueLimits(value: string | undefined): Record<string, { max: number; durationMs: number }> {
+  const table: Record<string, { max: number; durationMs: number }> = {};
+  for (const entry of (value ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)=(\d+)\/(\d+)$/.exec(entry);
+    if (!match || Number(match[2]) < 1 || Number(match[3]) < 1) throw new Error(`Bad queue limit '${entry}' (expected <queue>=<jobs>/<seconds>)`);
+    table[match[1]!] = { max: Number(match[2]), durationMs: Number(match[3]) * 1000 };
   }
   return table;
 }
@@ -135,6 +171,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderMediaMaxBytes: intFromEnv(env.CUTROOM_RENDER_MEDIA_MAX_BYTES, 50 * 1024 * 1024),
     renderMediaTimeoutMs: intFromEnv(env.CUTROOM_RENDER_MEDIA_TIMEOUT_MS, 30_000),
     renderTimeoutMs: intFromEnv(env.CUTROOM_RENDER_TIMEOUT_MS, 30 * 60_000),
+    operationLeaseMs: intFromEnv(env.CUTROOM_OPERATION_LEASE_MS, 60_000),
+    operationSweepMs: intFromEnv(env.CUTROOM_OPERATION_SWEEP_MS, 20_000),
+    operationRequeueAfterMs: intFromEnv(env.CUTROOM_OPERATION_REQUEUE_AFTER_MS, 30_000),
+    jobScheduleCheckMs: intFromEnv(env.CUTROOM_JOB_SCHEDULE_CHECK_MS, 60_000),
+    // ffmpeg takes a core per render: two at once on a small machine.
+    queueConcurrency: queueNumbers(env.CUTROOM_QUEUE_CONCURRENCY, { render: 2 }),
+    queueLimits: queueLimits(env.CUTROOM_QUEUE_LIMITS),
+    checkActionOutputs: (env.CUTROOM_CHECK_OUTPUTS ?? (env.NODE_ENV === "production" ? "off" : "on")) !== "off",
   };
 }
 

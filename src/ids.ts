@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   webhook_endpoint: "we",
   webhook_delivery: "dlv",
   webhook_attempt: "att",
+  operation: "op",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -15,6 +15,8 @@ import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./events/live.js";
 import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
 import { deliverySettings } from "./webhooks/delivery.js";
+import { capabilityUnavailable, type Providers } from "./providers/registry.js";
+import type { Capability } from "./providers/types.js";
 
 export interface RunningService {
   url: string;
@@ -26,6 +28,14 @@ export interface RunningService {
   live: LiveEvents;
   stop(): Promise<void>;
 }
+
+// Replaced by the provider registry (src/providers/registry.ts createProviders) when it lands.
+const pendingProviders: Providers = {
+  model: () => undefined,
+  get: (capability: Capability) => {
+    throw capabilityUnavailable(capability, `CUTROOM_${capability.toUpperCase()}_MODEL`);
+  },
+};
 
 export async function startService(config: Config): Promise<RunningService> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, countQueries: config.countQueries });
@@ -51,7 +61,7 @@ export async function startService(config: Config): Promise<RunningService> {
       prisma: database.prisma,
       config,
       guards,
-      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config) },
+      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config), providers: pendingProviders, checkOutputs: config.checkActionOutputs },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);

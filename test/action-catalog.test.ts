@@ -4,6 +4,7 @@
 // purpose). Then the catalog's own rules: prices, weights, test modes, strict inputs that answer
 // 422 object.unknown with `allowed`, the bounds the contract states, and the docs tables.
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -11,6 +12,8 @@ import {
   type ActionDefinition, type ActionPrice,
 } from "../src/actions/catalog.js";
 import { ApiError } from "../src/errors/api-error.js";
+import { isLiveAction } from "../src/actions/framework/action.js";
+import { generatedDocs, withGenerated } from "../src/actions/docs-tables.js";
 import { parseOrThrow, type ValidationIssue } from "../src/validation/issues.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -178,22 +181,27 @@ describe("the contract's tables (test/fixtures/action-catalog.md)", () => {
     expect(SPEC.filter((action) => action.credits)).toHaveLength(CREDIT_ACTIONS);
   });
 
-  it("are the shared spec, verbatim", () => {
-    let shared: string | undefined;
-    try {
-      shared = readFileSync("/work/shared/spec/action-catalog.md", "utf8");
-    } catch {
-      return; // a clean clone has only the fixture
-    }
-    expect(readFileSync(new URL("./fixtures/action-catalog.md", import.meta.url), "utf8")).toBe(shared);
+  it("are the contract's catalog, verbatim (the fixture is pinned by its SHA-256)", () => {
+    // The fixture is a copy of contract document 2 (action-catalog.md); a changed contract is copied
+    // in whole and this digest updated with it, never edited in place.
+    const digest = createHash("sha256").update(readFileSync(new URL("./fixtures/action-catalog.md", import.meta.url))).digest("hex");
+    expect(digest).toBe("ae9ecdadaa32fe946626b9d1a22f800a20fbd99e8eb5b7f76a52a275d64d5338");
   });
 });
 
+/** A live action whose output is a list page. */
+function answersList(action: ActionDefinition): boolean {
+  return isLiveAction(action) && "next_cursor" in action.output.shape;
+}
+
 describe("ACTIONS matches the contract", () => {
-  it("declares the same 151 names, no more and no fewer, in the catalog's order", () => {
+  it("declares the same 151 names, no more and no fewer: families in the catalog's order, names alphabetical within one", () => {
     expect(ACTIONS).toHaveLength(151);
-    expect(ACTION_NAMES).toEqual(SPEC.map((action) => action.name));
+    expect([...ACTION_NAMES].sort()).toEqual(SPEC.map((action) => action.name).sort());
     expect(ACTIONS.filter((action) => action.credits)).toHaveLength(CREDIT_ACTIONS);
+    const familyOrder = [...new Set(SPEC.map((action) => action.name.split(".")[0]!))];
+    const expected = [...SPEC.map((action) => action.name)].sort((a, b) => familyOrder.indexOf(a.split(".")[0]!) - familyOrder.indexOf(b.split(".")[0]!) || a.localeCompare(b));
+    expect(ACTION_NAMES).toEqual(expected);
   });
 
   it.each(SPEC.map((spec) => [spec.name, spec] as const))("%s: method, scopes, credits, emits, input fields, purpose", (name, spec) => {
@@ -205,7 +213,9 @@ describe("ACTIONS matches the contract", () => {
     expect(action!.credits).toBe(spec.credits);
     expect([...action!.emits]).toEqual(spec.emits);
     const fields = actionInputFields(action!);
-    expect(fields === VIDEO_FIELDS ? fields : [...fields]).toEqual(spec.input);
+    // The framework adds `cursor` to every action that answers a list (docs/actions.md, "Lists").
+    const expected = spec.input !== VIDEO_FIELDS && answersList(action!) ? [...spec.input, "cursor"] : spec.input;
+    expect(fields === VIDEO_FIELDS ? fields : [...fields]).toEqual(expected);
     if (EMPTY_NOTES.includes(name)) {
       expect(spec.purpose).toBe("");
       expect(action!.purpose.length).toBeGreaterThan(0);
@@ -484,29 +494,29 @@ describe("docs", () => {
     return price.times_field ? `${base} × \`${price.times_field}\`` : base;
   }
 
-  it("docs/credits.md lists the price of every credit action and of no other", () => {
-    const table = rows(doc("credits.md"));
-    expect([...table.keys()].sort()).toEqual(ACTIONS.filter((action) => action.credits).map((action) => action.name).sort());
-    for (const action of ACTIONS) {
-      if (!action.credits) continue;
-      const [, amount, per, unitField] = table.get(action.name)!;
-      expect(Number(amount), action.name).toBe(action.price.credits);
-      expect(per, action.name).toBe(action.price.per ?? "call");
-      expect(unitField, action.name).toBe(unitsCell(action.price));
+  it("docs/actions.md and docs/credits.md hold the tables the catalog generates (npm run generate)", () => {
+    for (const [file, generated] of Object.entries(generatedDocs())) {
+      const current = doc(file);
+      expect(withGenerated(current, generated) === current, `docs/${file} is stale: run npm run generate`).toBe(true);
     }
   });
 
-  it("docs/actions.md lists every action with its method, scopes, credits, weight, test mode and required fields", () => {
+  it("the generated tables list every action once, and every credit action's price", () => {
     const table = rows(doc("actions.md"));
     expect([...table.keys()]).toEqual([...ACTION_NAMES]);
     for (const action of ACTIONS) {
-      const [, method, scopes, spends, weight, testMode, required] = table.get(action.name)!;
-      expect(method, action.name).toBe(action.method);
-      expect(scopes, action.name).toBe(action.scopes.join(", "));
-      expect(spends, action.name).toBe(action.credits ? "yes" : "no");
-      expect(Number(weight), action.name).toBe(action.weight);
-      expect(testMode, action.name).toBe(action.testMode);
+      const [, method, scopes, spends, weight, testMode, required, live] = table.get(action.name)!;
+      expect([method, scopes, spends, Number(weight), testMode, live], action.name).toEqual([
+        action.method, action.scopes.join(", "), action.credits ? "yes" : "no", action.weight, action.testMode, isLiveAction(action) ? "yes" : "not yet",
+      ]);
       expect(required, action.name).toBe(requiredCell(action));
+    }
+    const prices = rows(doc("credits.md"));
+    expect([...prices.keys()].sort()).toEqual(ACTIONS.filter((action) => action.credits).map((action) => action.name).sort());
+    for (const action of ACTIONS) {
+      if (!action.credits) continue;
+      const [, amount, per, unitField] = prices.get(action.name)!;
+      expect([Number(amount), per, unitField], action.name).toEqual([action.price.credits, action.price.per ?? "call", unitsCell(action.price)]);
     }
   });
 });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { GraphQLObjectType } from "graphql";
 import { ACTIONS, actionByName } from "../src/actions/catalog.js";
-import { liveActionNames } from "../src/actions/framework/handler.js";
+import { LIVE_ACTIONS } from "../src/actions/live.js";
 import { getSchema } from "../src/graphql/schema.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
@@ -20,6 +20,8 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The actions the framework shipped with; others may be added, these must stay live. */
+const liveActionNames = () => LIVE_ACTIONS.map((action) => action.name);
+
 const SHIPPED_LIVE = [
   "renders.create", "renders.list", "renders.delete",
   "videos.create", "videos.update",
@@ -95,14 +97,14 @@ describe("live actions: routes, methods and GraphQL fields", () => {
 
   it("answers 404 for a declared action without a handler, naming it as not available", async () => {
     const { client } = await createFixture(service);
-    expect(liveActionNames()).not.toContain("images.generate");
-    const error = expectError(await callAction(client, "images.generate", { agent_id: "agt_1" }), 404, "not_found");
-    expect(error.message).toContain("images.generate");
+    expect(liveActionNames()).not.toContain("faceless.generate_story");
+    const error = expectError(await callAction(client, "faceless.generate_story", { prompt: "a fox" }), 404, "not_found");
+    expect(error.message).toContain("faceless.generate_story");
     expect(error.message).toMatch(/not available/);
-    expect(error.details).toMatchObject({ action: "images.generate", available: false });
+    expect(error.details).toMatchObject({ action: "faceless.generate_story", available: false });
     expect(error.details).not.toHaveProperty("did_you_mean");
     // Through GraphQL it does not exist at all.
-    const graphql = await client.graphql(`mutation { images_generate(input: {agent_id: "agt_1"}) }`);
+    const graphql = await client.graphql(`mutation { faceless_generate_story(input: {prompt: "a fox"}) { object } }`);
     expect(graphql.body.errors?.length, graphql.text).toBeGreaterThan(0);
   });
 
@@ -132,7 +134,7 @@ describe("input", () => {
   it("rejects an unknown query parameter of a GET action the same way", async () => {
     const { client } = await createFixture(service);
     const error = expectError(await getAction(client, "account.credit_history", "?foo=1"), 422, "validation_failed");
-    expect(error.details.issues[0]).toMatchObject({ path: "foo", type: "object.unknown", allowed: ["page", "limit"] });
+    expect(error.details.issues[0]).toMatchObject({ path: "foo", type: "object.unknown", allowed: ["page", "limit", "cursor"] });
     // An action without input fields accepts none.
     const none = expectError(await getAction(client, "account.credits", "?foo=1"), 422, "validation_failed");
     expect(none.details.issues[0]).toMatchObject({ path: "foo", type: "object.unknown", allowed: [] });
@@ -144,9 +146,11 @@ describe("input", () => {
     const body = expectOk(await getAction(client, "account.credit_history", "?limit=2&page=1"));
     expect(body).toMatchObject({ object: "list", page: 1, limit: 2, has_more: true });
     expect(body.data).toHaveLength(2);
-    // Out-of-range and non-numeric values are validation failures, not 500s.
-    const zero = expectError(await getAction(client, "account.credit_history", "?limit=0"), 422, "validation_failed");
-    expect(zero.details.issues[0].path).toBe("limit");
+    // Out-of-range and non-numeric values are refused, not 500s; `limit` by the one rule of every list.
+    for (const limit of ["0", "101", "abc", "2.5"]) {
+      const refused = expectError(await getAction(client, "account.credit_history", `?limit=${limit}`), 400, "invalid_request");
+      expect(refused).toMatchObject({ param: "limit", message: "limit must be an integer from 1 to 100." });
+    }
     const text = expectError(await getAction(client, "account.credit_history", "?page=first"), 422, "validation_failed");
     expect(text.details.issues[0].path).toBe("page");
   });
@@ -351,7 +355,7 @@ describe("GraphQL", () => {
   it("runs mutation { videos_create(input: {...}) } and { account_credits }", async () => {
     const { client, workspaceId } = await createFixture(service);
     await grant(workspaceId, 7);
-    const created = await client.graphql(`mutation { videos_create(input: {video_name: "x"}) }`);
+    const created = await client.graphql(`mutation { videos_create(input: {video_name: "x"}) { object video_id video_name } }`);
     expect(created.status, created.text).toBe(200);
     expect(created.body.errors, created.text).toBeUndefined();
     expect(created.body.data.videos_create).toMatchObject({ object: "video", video_name: "x" });
@@ -359,25 +363,25 @@ describe("GraphQL", () => {
     expect(await prisma().video.findUnique({ where: { video_id: videoId } })).toMatchObject({ workspace_id: workspaceId, video_name: "x" });
     expect((await outbox(workspaceId)).map((event) => event.type)).toEqual(["video.created", "action.completed"]);
 
-    const credits = await client.graphql(`{ account_credits }`);
+    const credits = await client.graphql(`{ account_credits { object credit_balance } }`);
     expect(credits.body.errors, credits.text).toBeUndefined();
     expect(credits.body.data.account_credits).toMatchObject({ object: "credit_balance", credit_balance: 7 });
 
     // Variables work too, for GET actions as for POST ones.
-    const history = await client.graphql(`query($input: AccountCreditHistoryInput) { account_credit_history(input: $input) }`, { input: { limit: 1 } });
+    const history = await client.graphql(`query($input: AccountCreditHistoryInput) { account_credit_history(input: $input) { object limit has_more data { amount } } }`, { input: { limit: 1 } });
     expect(history.body.errors, history.text).toBeUndefined();
     expect(history.body.data.account_credit_history).toMatchObject({ object: "list", limit: 1, has_more: false });
   });
 
   it("a GraphQL validation failure carries extensions.code validation_failed", async () => {
     const { client, workspaceId } = await createFixture(service);
-    const response = await client.graphql(`mutation { videos_create(input: {video_nmae: "x"}) }`);
+    const response = await client.graphql(`mutation { videos_create(input: {video_nmae: "x"}) { video_id } }`);
     expect(response.body.errors?.length, response.text).toBeGreaterThan(0);
     expect(response.body.errors[0].extensions).toMatchObject({ code: "validation_failed", status: 422 });
     expect(response.body.errors[0].extensions.details.issues[0]).toMatchObject({ path: "video_nmae", did_you_mean: "video_name" });
     expect(await prisma().video.count({ where: { workspace_id: workspaceId } })).toBe(0);
 
-    const scope = await (await createFixture(service, { scopes: ["renders:write"] })).client.graphql(`mutation { renders_create(input: {video_id: "vid_x"}) }`);
+    const scope = await (await createFixture(service, { scopes: ["renders:write"] })).client.graphql(`mutation { renders_create(input: {video_id: "vid_x"}) { render_id } }`);
     expect(scope.body.errors[0].extensions).toMatchObject({ code: "insufficient_scope", details: { required_scopes: ["renders:execute", "renders:write"] } });
   });
 });

@@ -94,7 +94,7 @@ it("serves records and renders a video on embedded PGlite, and keeps the records
   });
   const render = await client.post("/api/v1/actions/renders.create", { video_id: toRender.body.video_id });
   expect(render.status, render.text).toBe(200);
-  expect(render.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 10 });
+  expect(render.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 10, held: true });
   const deadline = Date.now() + 60_000;
   let status = "queued";
   while (status !== "completed" && status !== "failed" && Date.now() < deadline) {

@@ -15,8 +15,8 @@ import { addCredits } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
-import { renderJob } from "../src/renders/render-job.js";
-import { sweepJob } from "../src/renders/sweep-job.js";
+import { operationJob } from "../src/operations/worker.js";
+import { sweepOperationsJob } from "../src/operations/sweep.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 
 const run = promisify(execFile);
@@ -142,7 +142,8 @@ async function download(url: string, name: string): Promise<string> {
   return file;
 }
 
-const renderQueue = () => service.service.jobs.queue(renderJob.name);
+const renderJobName = operationJob("render").name;
+const renderQueue = () => service.service.jobs.queue(renderJobName);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -160,7 +161,7 @@ describe("renders.create → worker → renders.list", () => {
       credits_consumed: 10,
       output_url: null,
       livemode: true,
-      credits: { cost: 10, charged: 10, balance_after: 20 },
+      credits: { cost: 10, charged: 10, balance_after: 20, held: true },
     });
     const renderId = created.render_id as string;
     expect(renderId).toMatch(/^rnd_/);
@@ -205,7 +206,7 @@ describe("renders.create failures", () => {
     const { client, workspaceId } = await funded(30);
     const videoId = await createVideo(client, { duration: 1, layers: [{ type: "image", src: closedPortUrl, width: 100, height: 100 }] });
     const created = expectOk(await callAction(client, "renders.create", { video_id: videoId }));
-    expect(created.credits).toEqual({ cost: 10, charged: 10, balance_after: 20 });
+    expect(created.credits).toEqual({ cost: 10, charged: 10, balance_after: 20, held: true });
     const renderId = created.render_id as string;
 
     const render = await pollUntilFinished(client, videoId, renderId);
@@ -219,7 +220,7 @@ describe("renders.create failures", () => {
     expect(await balanceOf(workspaceId)).toBe(30);
     const refunds = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId, action_type: "refund" } });
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ amount: 10, balance_after: 30, reference_id: renderId, metadata: { render_id: renderId, error_code: "media_unreachable" } });
+    expect(refunds[0]).toMatchObject({ amount: 10, balance_after: 30, reference_id: renderId, metadata: { kind: "release", credits_held: 10, credits_spent: 0 } });
     // The account's own view agrees.
     expect(expectOk(await getAction(client, "account.credits")).credit_balance).toBe(30);
   });
@@ -249,7 +250,7 @@ describe("renders.create failures", () => {
     const refused = answers.find((answer) => answer.status === 402)!;
     expect(refused.body.error.details).toMatchObject({ required: 10, available: 0, shortfall: 10 });
     const won = answers.find((answer) => answer.status === 200)!.body as Row;
-    expect(won.credits).toEqual({ cost: 10, charged: 10, balance_after: 0 });
+    expect(won.credits).toEqual({ cost: 10, charged: 10, balance_after: 0, held: true });
 
     expect(await balanceOf(workspaceId)).toBe(0);
     expect((await prisma().render.findMany({ where: { workspace_id: workspaceId } })).map((row) => row.render_id)).toEqual([won.render_id]);
@@ -266,24 +267,54 @@ describe("renders.create failures", () => {
     const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "lost" }] });
     const jobs = service.service.jobs;
     // A real failure of the real queue: its Redis connection is gone when the render is queued.
-    await jobs.queue(renderJob.name).close();
+    await jobs.queue(renderJobName).close();
     let response: ApiResponse;
     try {
       response = await callAction(client, "renders.create", { video_id: videoId });
     } finally {
-      await jobs.forget(renderJob.name);
+      await jobs.forget(renderJobName);
     }
     // The call committed: it answers success, once, and is charged once.
     expect(response.status, response.text).toBe(200);
-    expect(response.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 20 });
+    expect(response.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 20, held: true });
     const events = renderStory(await outbox(workspaceId)).filter((event) => event.type.startsWith("action."));
     expect(events.map((event) => event.type)).toEqual(["action.completed"]);
     expect((await prisma().render.findUniqueOrThrow({ where: { render_id: response.body.render_id } })).render_status).toBe("queued");
 
-    // The sweep finds it (made to look a minute old) and queues it; the workers render it.
-    await prisma().render.update({ where: { render_id: response.body.render_id }, data: { render_creation_date: new Date(Date.now() - 120_000) } });
-    await jobs.enqueue(sweepJob, {});
+    // The sweep finds its operation (made to look a minute old) and queues it; the workers render it.
+    await prisma().operation.updateMany({ where: { subject_id: response.body.render_id }, data: { updated_at: new Date(Date.now() - 120_000) } });
+    await jobs.enqueue(sweepOperationsJob, {});
     expect((await pollUntilFinished(client, videoId, response.body.render_id)).render_status).toBe("completed");
+  });
+
+  it("deleting a render still queued cancels its operation and gives the 10 credits back", async () => {
+    const { client, workspaceId } = await funded(30);
+    const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "never drawn" }] });
+    const jobs = service.service.jobs;
+    // Its job is never queued (the queue's connection is gone), so it stays queued.
+    await jobs.queue(renderJobName).close();
+    let renderId: string;
+    try {
+      renderId = expectOk(await callAction(client, "renders.create", { video_id: videoId })).render_id as string;
+    } finally {
+      await jobs.forget(renderJobName);
+    }
+    expect(await balanceOf(workspaceId)).toBe(20);
+    const deleted = expectOk(await callAction(client, "renders.delete", { render_id: renderId }));
+    expect(deleted).toMatchObject({ render_id: renderId, deleted: true, credits_refunded: 10 });
+    expect(await balanceOf(workspaceId)).toBe(30);
+    expect(await prisma().operation.findFirstOrThrow({ where: { subject_id: renderId } })).toMatchObject({ status: "canceled", credits_held: 10, credits_spent: 0 });
+    const ledger = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: { created_at: "asc" } });
+    expect(ledger.map((row) => [row.action_type, row.amount])).toEqual([["grant", 30], ["renders.create", -10], ["refund", 10]]);
+    // A later sweep has nothing to queue: the operation is no longer queued.
+    await prisma().operation.updateMany({ where: { subject_id: renderId }, data: { updated_at: new Date(Date.now() - 120_000) } });
+    const sweep = await jobs.enqueue(sweepOperationsJob, {});
+    for (const deadline = Date.now() + 10_000; !["completed", "failed"].includes(await sweep.getState()); ) {
+      if (Date.now() > deadline) throw new Error("sweep did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(sweep.returnvalue ?? (await jobs.queue(sweepOperationsJob.name).getJob(sweep.id!))?.returnvalue).toMatchObject({ requeued: 0 });
+    expect(await prisma().operation.findFirstOrThrow({ where: { subject_id: renderId } })).toMatchObject({ status: "canceled" });
   });
 
   it("a video without composition is 422; nothing is spent or written", async () => {
@@ -324,7 +355,7 @@ describe("renders.create failures", () => {
     const response = await callAction(test.client, "renders.create", { video_id: videoId });
     const simulated = expectOk(response);
     expect(response.headers.get("x-test-mode")).toBe("true");
-    expect(simulated).toMatchObject({ object: "render", render_status: "queued", livemode: false, credits: { cost: 10, charged: 0, balance_after: null } });
+    expect(simulated).toMatchObject({ object: "render", render_status: "queued", livemode: false, credits: { cost: 10, charged: 0, balance_after: null, held: false } });
 
     expect(await prisma().render.count({ where: { workspace_id: live.workspaceId } })).toBe(0);
     expect(await prisma().render.findUnique({ where: { render_id: simulated.render_id } })).toBeNull();
@@ -344,7 +375,7 @@ describe("renders.create failures", () => {
     const poor = await funded(0);
     const poorVideo = await createVideo(poor.client, twoSecondComposition());
     const poorTest = await poor.newKey({ mode: "test" });
-    expect(expectOk(await callAction(poorTest.client, "renders.create", { video_id: poorVideo })).credits).toEqual({ cost: 10, charged: 0, balance_after: null });
+    expect(expectOk(await callAction(poorTest.client, "renders.create", { video_id: poorVideo })).credits).toEqual({ cost: 10, charged: 0, balance_after: null, held: false });
     expect(await outbox(poor.workspaceId)).toHaveLength(1); // video.created only
   });
 });
@@ -385,7 +416,25 @@ describe("renders.list", () => {
     const secondPage = expectOk(await getAction(client, "renders.list", "?limit=1&page=2"));
     expect(secondPage).toMatchObject({ page: 2, limit: 1, has_more: false });
     expect((secondPage.data as Row[]).map((row) => row.render_id)).toEqual([onlySecond]);
-    expectError(await getAction(client, "renders.list", "?limit=101"), 422, "validation_failed");
+    expectError(await getAction(client, "renders.list", "?limit=101"), 400, "invalid_request");
+
+    // Cursor paging walks the same lists: next_cursor until has_more is false, latest renders
+    // and every render alike; page and cursor together are refused.
+    for (const [query, expected] of [["", [newFirst, onlySecond]], ["&all_renders=true", [newFirst, onlySecond, oldFirst]]] as const) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const walked: Row = expectOk(await getAction(client, "renders.list", `?limit=1${query}${cursor ? `&cursor=${cursor}` : ""}`));
+        seen.push(...(walked.data as Row[]).map((row) => row.render_id as string));
+        expect(walked.page).toBe(cursor ? null : 1);
+        cursor = walked.has_more ? (walked.next_cursor as string) : null;
+        if (!walked.has_more) expect(walked.next_cursor).toBeNull();
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    }
+    const withCursor = expectOk(await getAction(client, "renders.list", "?limit=1")).next_cursor as string;
+    expect(expectError(await getAction(client, "renders.list", `?limit=1&page=2&cursor=${withCursor}`), 400, "invalid_request").param).toBe("page");
+    expect(expectError(await getAction(client, "renders.list", "?cursor=bm90LWEtY3Vyc29y"), 400, "invalid_request").param).toBe("cursor");
 
     // Another workspace sees none of them.
     const other = await funded(0);

@@ -1,8 +1,8 @@
-// The render pipeline (src/renders/render-job.ts) end to end: real ffmpeg, real BullMQ workers,
-// real PostgreSQL. Media are served by a node:http server on loopback (allow-listed for the URL
-// guard). A render row is created in state queued with prisma and its job enqueued, as the action
-// renders.create will do. This file runs workers, so it has a database and a Redis of its own (see
-// jobs.test.ts for why).
+// The render operation (src/renders/render-operation.ts) end to end: real ffmpeg, real BullMQ
+// workers, real PostgreSQL. Media are served by a node:http server on loopback (allow-listed for
+// the URL guard). A render row and its operation are written queued with prisma and the job
+// enqueued, as the action renders.create does. This file runs workers, so it has a database and a
+// Redis of its own (see jobs.test.ts for why).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -19,8 +19,9 @@ import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
 import { createFileService } from "../src/storage/from-config.js";
 import { createFilesHandler } from "../rest/files.js";
-import { enqueueRender, renderJob } from "../src/renders/render-job.js";
-import { sweepJob, staleAfterMs } from "../src/renders/sweep-job.js";
+import { renderOperation } from "../src/renders/render-operation.js";
+import { insertOperation } from "../src/operations/store.js";
+import { enqueueOperation } from "../src/operations/worker.js";
 import { buildRenderCommand, escapeFilterValue } from "../src/renders/render-command.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { ApiError } from "../src/errors/api-error.js";
@@ -88,13 +89,18 @@ async function startRender(setup: RenderSetup) {
   await prisma().video.create({ data: { video_id: videoId, workspace_id: workspaceId, video_format: setup.format ?? "landscape", composition: setup.composition as object } });
   if (setup.balance) await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: setup.balance!, actionType: "grant" }));
   const renderId = newId("render");
-  await prisma().render.create({
-    data: { render_id: renderId, workspace_id: workspaceId, video_id: videoId, video_format: setup.format ?? "landscape", render_status: "queued", credits_consumed: setup.credits ?? 0 },
-  });
   const requestId = newId("request");
-  await runInRequestContext({ requestId, baseUrl: "" }, () => enqueueRender(service.service.jobs, renderId));
-  return { workspaceId, videoId, renderId, requestId };
+  const operation = await prisma().$transaction(async (tx) => {
+    await tx.render.create({
+      data: { render_id: renderId, workspace_id: workspaceId, video_id: videoId, video_format: setup.format ?? "landscape", render_status: "queued", credits_consumed: setup.credits ?? 0 },
+    });
+    return insertOperation(tx, renderOperation, { workspaceId, subjectId: renderId, input: {}, creditsHeld: setup.credits ?? 0, requestId, action: "renders.create" });
+  });
+  await runInRequestContext({ requestId, baseUrl: "" }, () => enqueueOperation(enqueue, renderOperation, operation));
+  return { workspaceId, videoId, renderId, requestId, operationId: operation.operation_id };
 }
+
+const enqueue = ((job, payload, options) => service.service.jobs.enqueue(job, payload, options)) as Parameters<typeof enqueueOperation>[0];
 
 /** Waits until the render is completed or failed. */
 async function finished(renderId: string, timeoutMs = 25_000) {
@@ -242,45 +248,22 @@ describe("renders.render", () => {
   });
 
   it("leaves a render that is not queued alone (a duplicate job is a no-op)", async () => {
-    const { workspaceId } = await createFixture(service);
-    const renderId = newId("render");
-    await prisma().render.create({ data: { render_id: renderId, workspace_id: workspaceId, render_status: "completed", progress: 100 } });
-    const job = await service.service.jobs.enqueue(renderJob, { render_id: renderId }, { jobId: `${renderId}-again` });
-    // Render jobs are forgotten once done (so a lost render can be queued again): wait until it is.
+    const { workspaceId, renderId, operationId } = await startRender({ composition: { duration: 1, fps: 10, layers: [] } });
+    expect((await finished(renderId)).render_status).toBe("completed");
+    const before = await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
+    // The same operation queued again, as a lost-job recovery might: its claim finds it completed.
+    const operation = await prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
+    const job = (await enqueueOperation(enqueue, renderOperation, { ...operation, attempts: operation.attempts + 5 })) as { getState(): Promise<string> };
+    // Operation jobs are forgotten once done (so a lost attempt can be queued again): wait until it is.
     const deadline = Date.now() + 10_000;
     while (!["completed", "failed", "unknown"].includes(await job.getState())) {
       if (Date.now() > deadline) throw new Error("job did not finish");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await job.getState()).not.toBe("failed");
-    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } })).toMatchObject({ render_status: "completed", progress: 100, render_started_at: null });
-    expect(await renderEvents(workspaceId, renderId)).toEqual([]);
-  });
-});
-
-describe("renders.sweep", () => {
-  it("fails and refunds a render left rendering by a dead worker, and leaves a live one alone", async () => {
-    const { workspaceId } = await createFixture(service);
-    await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: 5, actionType: "grant" }));
-    const long = new Date(Date.now() - staleAfterMs({ renderTimeoutMs: loadConfig({}).renderTimeoutMs }) - 60_000);
-    const abandoned = newId("render");
-    const live = newId("render");
-    await prisma().render.createMany({
-      data: [
-        { render_id: abandoned, workspace_id: workspaceId, render_status: "rendering", credits_consumed: 10, render_started_at: long, render_updated_at: long },
-        { render_id: live, workspace_id: workspaceId, render_status: "rendering", credits_consumed: 10, render_started_at: new Date() },
-      ],
-    });
-    const job = await service.service.jobs.enqueue(sweepJob, {});
-    const deadline = Date.now() + 10_000;
-    while (!["completed", "failed"].includes(await job.getState())) {
-      if (Date.now() > deadline) throw new Error("sweep did not finish");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: abandoned } })).toMatchObject({ render_status: "failed", error_code: "worker_lost" });
-    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: live } })).toMatchObject({ render_status: "rendering", error_code: null });
-    expect((await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance).toBe(15);
-    expect((await renderEvents(workspaceId, abandoned)).map((event) => event.type)).toEqual(["render.failed"]);
+    expect(await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } })).toEqual(before);
+    expect((await renderEvents(workspaceId, renderId)).map((event) => event.type)).toEqual(["render.started", "render.completed"]);
+    expect(await prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } })).toMatchObject({ status: "completed", attempts: 1 });
   });
 });
 

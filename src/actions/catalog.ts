@@ -1,10 +1,13 @@
-// The action catalog (contract document 2), declared once as data: name, method, scopes (all of
-// them required), credit flag and price, extra events, strict input schema, rate-limit weight and
-// test-mode behaviour of each of the 151 actions. The action framework derives the GraphQL fields,
-// the REST routes /api/v1/actions/{name}, OpenAPI, scope checks, credit charging and events from
-// it. Rules: docs/actions.md; prices: docs/credits.md. One file per family under ./catalog/.
+// The action catalog (contract document 2): name, method, scopes (all of them required), credit
+// flag and price, extra events, strict input schema, rate-limit weight and test-mode behaviour of
+// each of the 151 actions. A live action declares all of it in its own file
+// (src/<family>/actions/<name>.ts, listed in ./live-actions.generated.ts by `npm run generate`);
+// an action not built yet keeps its declaration in ./catalog/<family>.ts until it moves into its
+// file (`npm run new:action`). The action framework derives the GraphQL fields, REST routes,
+// OpenAPI, scope checks, credit charging and events from the merged list.
+// Rules: docs/actions.md; prices: docs/credits.md.
 import type { z } from "zod";
-import { ACCOUNT_ACTIONS } from "./catalog/account.js";
+import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
 import { AGENTS_ACTIONS } from "./catalog/agents.js";
 import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
 import { ASSETS_ACTIONS } from "./catalog/assets.js";
@@ -18,7 +21,6 @@ import { INSTRUCTIONS_ACTIONS } from "./catalog/instructions.js";
 import { MUSIC_ACTIONS } from "./catalog/music.js";
 import { PLAYGROUND_ACTIONS } from "./catalog/playground.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
-import { RENDERS_ACTIONS } from "./catalog/renders.js";
 import { SCRIPTS_ACTIONS } from "./catalog/scripts.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
@@ -33,10 +35,19 @@ import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from ".
 export { VIDEO_FIELDS } from "./catalog/define.js";
 export type { ActionDefinition, ActionPrice } from "./catalog/define.js";
 
-/** Every action, in the catalog's order (sections 4.2 to 4.10). */
-export const ACTIONS: readonly ActionDefinition[] = Object.freeze([
-  // 4.2 renders, videos, timeline, subtitles
-  ...RENDERS_ACTIONS,
+/** The families in the catalog's order (sections 4.2 to 4.10), each with its section. */
+export const FAMILIES: readonly { family: string; section: string }[] = [
+  ...["renders", "videos", "timeline", "subtitles"].map((family) => ({ family, section: "4.2" })),
+  ...["images", "videos_ai", "agents", "generations", "music", "characters"].map((family) => ({ family, section: "4.3" })),
+  ...["faceless", "smart_groups", "slideshows"].map((family) => ({ family, section: "4.4" })),
+  { family: "tools", section: "4.5" },
+  ...["flows", "publishing", "account"].map((family) => ({ family, section: "4.6" })),
+  ...["image_agents", "app_screenshots", "voice_projects", "playground", "instructions", "assets"].map((family) => ({ family, section: "4.7" })),
+  { family: "scripts", section: "4.8–4.10" },
+];
+
+/** Declarations of the actions not built yet, by family. */
+const PENDING: readonly ActionDefinition[] = [
   ...VIDEOS_ACTIONS,
   ...TIMELINE_ACTIONS,
   ...SUBTITLES_ACTIONS,
@@ -56,7 +67,6 @@ export const ACTIONS: readonly ActionDefinition[] = Object.freeze([
   // 4.6 flows, publishing, account
   ...FLOWS_ACTIONS,
   ...PUBLISHING_ACTIONS,
-  ...ACCOUNT_ACTIONS,
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
   ...IMAGE_AGENTS_ACTIONS,
   ...APP_SCREENSHOTS_ACTIONS,
@@ -64,9 +74,15 @@ export const ACTIONS: readonly ActionDefinition[] = Object.freeze([
   ...PLAYGROUND_ACTIONS,
   ...INSTRUCTIONS_ACTIONS,
   ...ASSETS_ACTIONS,
-  // 4.8 - 4.10 scripts
   ...SCRIPTS_ACTIONS,
-]);
+];
+
+const familyRank = new Map(FAMILIES.map(({ family }, index) => [family, index]));
+
+/** Every action: families in the catalog's order, names in alphabetical order within a family. */
+export const ACTIONS: readonly ActionDefinition[] = Object.freeze(
+  [...PENDING, ...LIVE_ACTION_LIST].sort((a, b) => (familyRank.get(a.family)! - familyRank.get(b.family)!) || a.name.localeCompare(b.name)),
+);
 
 const byName = new Map(ACTIONS.map((action) => [action.name, action]));
 
@@ -115,7 +131,8 @@ function assertCatalog(actions: readonly ActionDefinition[]): void {
   const seen = new Set<string>();
   for (const action of actions) {
     const problem = (message: string) => new Error(`Action catalog: ${action.name}: ${message}`);
-    if (seen.has(action.name)) throw problem("declared twice");
+    if (seen.has(action.name)) throw problem("declared twice (a live action's pending declaration must leave src/actions/catalog/)");
+    if (!familyRank.has(action.family)) throw problem(`unknown family ${action.family}`);
     seen.add(action.name);
     if (!/^[a-z_]+\.[a-z_]+$/.test(action.name)) throw problem("a name is <family>.<name> in snake_case");
     if (action.scopes.length === 0) throw problem("no scope");

@@ -4,11 +4,14 @@ import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
+import type { OperationKind } from "../operations/kind.js";
 
 export interface JobDependencies {
   prisma: PrismaClient;
   config: Config;
   outbound: OutboundGuard;
+  /** The operation kinds this process runs, by kind (src/jobs/registry.ts). */
+  operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
   enqueue(job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }
@@ -19,7 +22,7 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   payload: P;
   handler(payload: z.output<P>, dependencies: JobDependencies): Promise<unknown>;
   /** Runs on a schedule as well as on demand. */
-  every?: { milliseconds: number; payload: z.input<P> };
+  every?: { milliseconds: number | ((config: Config) => number); payload: z.input<P> };
   /** Attempts before a job is given up (with exponential backoff). */
   attempts?: number;
   /**
@@ -27,6 +30,10 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
    * again once the job ran (a delivery attempt that was skipped, a resend).
    */
   forgetWhenDone?: boolean;
+  /** Jobs of this queue run at once in one worker process (default 4). */
+  concurrency?(config: Config): number;
+  /** At most `max` jobs started per `durationMs` across the workers of this queue. */
+  limiter?(config: Config): { max: number; durationMs: number } | undefined;
 }
 
 export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {

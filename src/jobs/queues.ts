@@ -4,7 +4,8 @@ import { Queue, Worker, type ConnectionOptions } from "bullmq";
 import { logger } from "../logger.js";
 import { currentRequestContext } from "../context/request-context.js";
 import type { JobDefinition, JobDependencies } from "./job.js";
-import { JOBS } from "./registry.js";
+import { JOBS, OPERATION_KINDS_BY_NAME } from "./registry.js";
+import { reapOrphans } from "../operations/orphans.js";
 import type { z } from "zod";
 import { Dispatcher } from "../webhooks/dispatcher.js";
 import type { LiveEvent } from "../events/live.js";
@@ -64,32 +65,51 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
+/** Creates (or updates) the schedule of every repeating job; idempotent. */
+async function ensureSchedules(queues: JobQueues, config: JobDependencies["config"]): Promise<void> {
+  for (const job of JOBS.filter((candidate) => candidate.every)) {
+    const every = job.every!;
+    const milliseconds = typeof every.milliseconds === "function" ? every.milliseconds(config) : every.milliseconds;
+    await queues.queue(job.name).upsertJobScheduler(`${job.name}:schedule`, { every: milliseconds }, { name: job.name, data: every.payload });
+  }
+}
+
 /** Starts a worker per job, the schedules of repeating jobs, and the webhook dispatcher. */
 export async function startWorkers(
   queues: JobQueues,
-  base: Omit<JobDependencies, "enqueue">,
+  base: Omit<JobDependencies, "enqueue" | "operationKinds">,
   publish?: (workspaceId: string, event: LiveEvent) => void,
 ): Promise<RunningWorkers> {
-  const dependencies: JobDependencies = { ...base, enqueue: (job, payload, options) => queues.enqueue(job, payload, options) };
+  const dependencies: JobDependencies = {
+    ...base,
+    operationKinds: OPERATION_KINDS_BY_NAME,
+    enqueue: (job, payload, options) => queues.enqueue(job, payload, options),
+  };
+  // A worker that died here before may have left children and work directories.
+  await reapOrphans(base.prisma);
   // One queue per job, so a worker only ever runs the job it was built for.
-  const workers = JOBS.map(
-    (job) =>
-      new Worker(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
-        connection: connectionFor(queues.redisUrl),
-        concurrency: 4,
-      }),
-  );
+  const workers = JOBS.map((job) => {
+    const limiter = job.limiter?.(base.config);
+    return new Worker(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
+      connection: connectionFor(queues.redisUrl),
+      concurrency: job.concurrency?.(base.config) ?? 4,
+      ...(limiter && { limiter: { max: limiter.max, duration: limiter.durationMs } }),
+    });
+  });
   for (const worker of workers) {
     worker.on("failed", (job, error) => logger.warn({ job: job?.name, job_id: job?.id, request_id: job?.data?.request_id, err: error }, "job failed"));
     worker.on("error", (error) => logger.warn({ err: error }, "worker error"));
   }
-  for (const job of JOBS.filter((candidate) => candidate.every)) {
-    await queues.queue(job.name).upsertJobScheduler(`${job.name}:schedule`, { every: job.every!.milliseconds }, { name: job.name, data: job.every!.payload });
-  }
+  await ensureSchedules(queues, base.config);
+  // Redis may lose its data (a flush, a failover without persistence): schedules are re-created.
+  const scheduleCheck = setInterval(() => {
+    ensureSchedules(queues, base.config).catch((error: unknown) => logger.warn({ err: error }, "job schedules not checked"));
+  }, base.config.jobScheduleCheckMs);
   const dispatcher = new Dispatcher({ prisma: base.prisma, intervalMs: base.config.dispatchIntervalMs, enqueue: dependencies.enqueue, publish });
   dispatcher.start();
   return {
     async close() {
+      clearInterval(scheduleCheck);
       await dispatcher.stop();
       await Promise.all(workers.map((worker) => worker.close()));
     },

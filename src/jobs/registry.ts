@@ -1,8 +1,21 @@
-// Every job the workers run. Adding one is adding its definition here.
+// Every job the workers run, and every operation kind (the composition root of the workers: the
+// only place that names the domains' jobs). Adding a job or an operation kind is adding it here.
 import type { JobDefinition } from "./job.js";
+import type { OperationKind } from "../operations/kind.js";
+import { operationJob } from "../operations/worker.js";
+import { sweepOperationsJob } from "../operations/sweep.js";
 import { pruneJob } from "../maintenance/prune-job.js";
 import { deliverJob } from "../webhooks/deliver-job.js";
-import { renderJob } from "../renders/render-job.js";
-import { sweepJob } from "../renders/sweep-job.js";
+import { renderOperation } from "../renders/render-operation.js";
 
-export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, renderJob, sweepJob];
+/** A kind's input type matters only inside the kind; the workers handle them alike. */
+const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as OperationKind<unknown>;
+
+export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation)];
+
+export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>> = new Map(OPERATION_KINDS.map((kind) => [kind.kind, kind]));
+
+/** One queue per capability the kinds name. */
+const OPERATION_QUEUES = [...new Set(OPERATION_KINDS.map((kind) => kind.queue))];
+
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];

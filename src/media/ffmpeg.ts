@@ -3,6 +3,7 @@
 // `out_time_us` (or, on older builds, the equally microsecond `out_time_ms`) says how far it got.
 import { spawn } from "node:child_process";
 import { FFMPEG_PATH } from "./binaries.js";
+import { dyingWithParent } from "./child-process.js";
 
 export class FfmpegError extends Error {
   constructor(message: string, readonly exitCode: number | null, readonly stderr: string, readonly timedOut: boolean) {
@@ -17,6 +18,8 @@ export interface RunFfmpegOptions {
   timeoutMs: number;
   /** Called with the output time reached, in seconds, as ffmpeg reports it. */
   onProgress?(seconds: number): void;
+  /** Kills ffmpeg when aborted (the operation's lease was lost). */
+  signal?: AbortSignal;
 }
 
 /** How much of stderr is kept for the error message. */
@@ -30,7 +33,8 @@ function progressSeconds(line: string): number | undefined {
 
 export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(FFMPEG_PATH, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, commandArgs] = dyingWithParent(FFMPEG_PATH, args);
+    const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let pending = "";
     let timedOut = false;
@@ -38,6 +42,9 @@ export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): P
       timedOut = true;
       child.kill("SIGKILL");
     }, options.timeoutMs);
+    const abort = () => child.kill("SIGKILL");
+    if (options.signal?.aborted) abort();
+    options.signal?.addEventListener("abort", abort, { once: true });
 
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
@@ -55,10 +62,12 @@ export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): P
     });
     child.on("error", (error) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
       reject(new FfmpegError(`ffmpeg could not start: ${error.message}`, null, stderr, false));
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abort);
       if (code === 0) return resolve();
       const reason = timedOut ? `ffmpeg took longer than ${options.timeoutMs} ms and was stopped` : `ffmpeg exited with ${code ?? signal}`;
       reject(new FfmpegError(reason, code, stderr.trim(), timedOut));

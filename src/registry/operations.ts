@@ -25,6 +25,8 @@ export interface PlatformOperation {
   inputDoc?: { typeName: string; schema: Record<string, unknown> };
   /** OpenAPI tag. */
   tag: string;
+  /** REST answers with every field of the result, nested objects included (actions' typed results). */
+  fullSelection?: boolean;
   /** The success body's `object` is kept as the field returns it. */
   description: string;
 }

@@ -1,4 +1,6 @@
 // Why a render failed: the error_code and error_message a failed render record carries.
+import { OperationFailure } from "../operations/kind.js";
+
 const RENDER_ERROR_CODES = [
   /** A media src could not be fetched: blocked by the URL guard, unreachable, timed out, or not 2xx. */
   "media_unreachable",
@@ -10,7 +12,7 @@ const RENDER_ERROR_CODES = [
   "ffmpeg_failed",
   /** The output could not be stored. */
   "storage_failed",
-  /** The worker rendering it stopped (crash, restart) and the render was given up (sweep-job.ts). */
+  /** The workers rendering it stopped (crash, restart) on every attempt (src/operations/sweep.ts). */
   "worker_lost",
   /** Anything else; logged with the render id. */
   "internal_error",
@@ -18,9 +20,9 @@ const RENDER_ERROR_CODES = [
 
 type RenderErrorCode = (typeof RENDER_ERROR_CODES)[number];
 
-export class RenderFailure extends Error {
-  constructor(readonly code: RenderErrorCode, message: string) {
-    super(message);
+export class RenderFailure extends OperationFailure {
+  constructor(override readonly code: RenderErrorCode, message: string) {
+    super(code, message);
     this.name = "RenderFailure";
   }
 }

@@ -116,9 +116,10 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
   };
 }
 
-function pageSize(limit: number | null | undefined): number {
+/** The page size a list asks for: the one `limit` rule of resources and actions. */
+export function pageSize(limit: unknown): number {
   if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw invalid("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
   }
   return limit;

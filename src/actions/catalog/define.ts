@@ -139,6 +139,8 @@ export const count = () => integer(1, 10);
 export const limit = () => integer(1, 100);
 /** `page` of a listing: 1 or more. */
 export const page = () => z.number().int().min(1).max(1_000_000);
+/** `cursor` of a listing: the opaque `next_cursor` of the page before. */
+export const cursor = () => z.string().min(1).max(500);
 /** `skip` of a listing. */
 export const skip = () => z.number().int().min(0).max(1_000_000);
 /** An ISO 8601 timestamp with an offset (`2026-11-01T09:00:00Z`). */

@@ -1,27 +1,9 @@
-// Videos (catalog 4.2). `<video fields>` is the marker the framework resolves to the videos
-// resource's own create / update schema (contract 2.3), so nothing is imported from src/videos.
+// Videos (catalog 4.2): the actions not built yet. videos.create and videos.update live in
+// src/videos/actions/.
 import { z } from "zod";
-import { PROMPT_TEXT, VIDEO_FIELDS, defineFamily, id, jsonObject, label, name, text } from "./define.js";
+import { PROMPT_TEXT, defineFamily, id, jsonObject, label, name, text } from "./define.js";
 
 export const VIDEOS_ACTIONS = defineFamily("videos", [
-  {
-    name: "videos.create",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: VIDEO_FIELDS,
-    weight: 1,
-    purpose: "create a video; applies template, defaults and workspace stamping",
-  },
-  {
-    name: "videos.update",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: VIDEO_FIELDS,
-    weight: 1,
-    purpose: "validated update of a video, same validation as the editor",
-  },
   {
     name: "videos.generate_layer_audio",
     method: "POST",

@@ -1,30 +1,35 @@
 // One GraphQL field per live action, and through Sofa its REST route /api/v1/actions/{name} with
 // the catalog's method: POST actions are mutations taking a JSON body, GET actions queries taking
-// query parameters. Scopes are field auth; the rest is the runner's.
+// query parameters. The field's type is the action's declared output (with `credits` on credit
+// actions; or the quote a test key gets from a model call). Scopes are field auth; the rest is the
+// runner's.
 import { builder, scopeRefusal } from "../../graphql/builder.js";
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLContext } from "../../graphql/context.js";
+import { objectTypeOf, unionTypeOf } from "../../graphql/zod-output.js";
 import { definePlatformOperation } from "../../registry/operations.js";
 import { pascal } from "../../resources/filter-inputs.js";
-import { ACTIONS, type ActionDefinition } from "../catalog.js";
-import { actionHandler } from "./handler.js";
+import type { ActionDefinition } from "../catalog.js";
+import { LIVE_ACTIONS } from "../live.js";
+import type { LiveAction } from "./action.js";
 import { recordFailure, runAction } from "./runner.js";
 import { currentRequestContext } from "../../context/request-context.js";
 import { actionSchema, decodeQueryInput } from "./input.js";
 import { openApiSchemaOf } from "../../resources/input-docs.js";
-import "../handlers.js";
+import { actionQuote } from "./outputs.js";
+import { answersWithQuote, resultObjects, resultSchema } from "./result-schema.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 /** `renders.create` → `renders_create` (GraphQL names take no dots). */
-function actionFieldName(action: ActionDefinition): string {
+export function actionFieldName(action: ActionDefinition): string {
   return action.name.replace(".", "_");
 }
 
-/** `renders.create` → `RendersCreateInput`. */
-function actionInputTypeName(action: ActionDefinition): string {
-  return `${pascal(actionFieldName(action))}Input`;
+/** `renders.create` → `RendersCreate`. */
+function actionTypeStem(action: ActionDefinition): string {
+  return pascal(actionFieldName(action));
 }
 
 function describeCost(action: ActionDefinition): string {
@@ -34,18 +39,27 @@ function describeCost(action: ActionDefinition): string {
   return `Spends ${price.credits} credit${price.credits === 1 ? "" : "s"}${per}${price.times_field ? ` × ${price.times_field}` : ""}.`;
 }
 
-function actionDescription(action: ActionDefinition): string {
+function actionDescription(action: LiveAction): string {
   const purpose = /[.!?]$/.test(action.purpose) ? action.purpose : `${action.purpose}.`;
-  return `${purpose.charAt(0).toUpperCase()}${purpose.slice(1)} Scopes: ${action.scopes.join(" and ")}. ${describeCost(action)}`;
+  const quote = answersWithQuote(action) ? " With a test key it answers an ActionQuote." : "";
+  return `${purpose.charAt(0).toUpperCase()}${purpose.slice(1)} Scopes: ${action.scopes.join(" and ")}. ${describeCost(action)}${quote}`;
 }
 
-const ActionResult = loose.scalarType("ActionResult", {
-  description: "The action's answer: a JSON object whose `object` names what it is (a render, a list, ...). Credit actions add `credits` {cost, charged, balance_after}.",
-  serialize: (value: unknown) => value,
-  parseValue: (value: unknown) => value,
-});
-
-export const LIVE_ACTIONS: readonly ActionDefinition[] = ACTIONS.filter((action) => actionHandler(action.name));
+/** The field's type: the result object, or the union of it and the quote. */
+function resultType(action: LiveAction): unknown {
+  const stem = actionTypeStem(action);
+  const result = objectTypeOf(resultSchema(action), `${stem}Result`, `What ${action.name} answers.`);
+  if (!answersWithQuote(action)) return result;
+  const quote = objectTypeOf(actionQuote, "ActionQuote");
+  return unionTypeOf(
+    `${stem}Answer`,
+    [
+      { ref: result, object: resultObjects(action) },
+      { ref: quote, object: "action_quote" },
+    ],
+    `${stem}Result for a live key; ActionQuote for a test key (a model call is quoted, never made).`,
+  );
+}
 
 for (const action of LIVE_ACTIONS) {
   const fieldName = actionFieldName(action);
@@ -58,20 +72,22 @@ for (const action of LIVE_ACTIONS) {
     successStatus: 200,
     input: action.method === "GET" ? "query_input" : "body",
     decodeQuery: (query) => decodeQueryInput(action, query),
-    inputDoc: { typeName: actionInputTypeName(action), schema: openApiSchemaOf(actionSchema(action)) },
+    inputDoc: { typeName: `${actionTypeStem(action)}Input`, schema: openApiSchemaOf(actionSchema(action)) },
     tag: "actions",
     description: actionDescription(action),
+    fullSelection: true,
   });
-  const inputType = loose.scalarType(actionInputTypeName(action), {
+  const inputType = loose.scalarType(`${actionTypeStem(action)}Input`, {
     description: `Input of ${action.name}: a JSON object with ${Object.keys(actionSchema(action).shape).join(", ") || "no fields"}.`,
     serialize: (value: unknown) => value,
     // GET actions arrive from REST as the JSON text of their decoded query parameters.
     parseValue: (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value),
   });
+  const type = resultType(action);
   const attach = action.method === "GET" ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
   attach(fieldName, (t: any) =>
     t.field({
-      type: ActionResult,
+      type,
       description: operation.description,
       authScopes: { scopes: operation.scopes },
       // A refused scope is an action call that returned an error: audited as action.failed.

@@ -8,6 +8,7 @@ import { inputSchema } from "../../resources/input-schema.js";
 import { videos } from "../../videos/resource.js";
 import { ApiError } from "../../errors/api-error.js";
 import { parseOrThrow, unwrap } from "../../validation/issues.js";
+import { pageSize } from "../../resources/list.js";
 
 /** What an action's input is checked against, resolved once per action. */
 interface ResolvedInput {
@@ -21,7 +22,17 @@ const ANY_OBJECT = z.strictObject({});
 const NAMES_A_VIDEO = z.object({ video_id: id() });
 
 function catalogInput(schema: z.ZodObject): ResolvedInput {
-  return { schema, parse: (raw) => parseOrThrow(schema, raw ?? {}) as Record<string, unknown> };
+  const paged = "limit" in schema.shape;
+  return {
+    schema,
+    parse(raw) {
+      // A list's page size follows the one rule of every list, with its error (docs/lists.md).
+      if (paged && raw !== null && typeof raw === "object" && "limit" in raw && (raw as { limit: unknown }).limit !== undefined) {
+        pageSize((raw as { limit: unknown }).limit);
+      }
+      return parseOrThrow(schema, raw ?? {}) as Record<string, unknown>;
+    },
+  };
 }
 
 /**
@@ -79,7 +90,8 @@ export function decodeQueryInput(action: ActionDefinition, query: URLSearchParam
       continue;
     }
     const base = unwrap(field);
-    if (base instanceof z.ZodNumber) input[name] = raw.trim() === "" ? raw : Number(raw);
+    // Text that is not a number stays text, so the schema reports it (a NaN would travel as null).
+    if (base instanceof z.ZodNumber) input[name] = raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     else if (base instanceof z.ZodBoolean) input[name] = raw === "true" ? true : raw === "false" ? false : raw;
     else if (base instanceof z.ZodArray) input[name] = raw === "" ? [] : raw.split(",").map((item) => item.trim());
     else if (base instanceof z.ZodRecord || base instanceof z.ZodObject) {

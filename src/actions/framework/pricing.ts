@@ -1,21 +1,31 @@
 // What a call costs, from the catalog's price (docs/credits.md) and the call's input.
 import type { ActionDefinition } from "../catalog.js";
 
-function unitsOf(value: unknown): number {
+function countOf(value: unknown): number {
   if (Array.isArray(value)) return value.length;
   if (typeof value === "number" && Number.isFinite(value)) return value;
   return 1;
 }
 
-/** Whole credits; `recordUnits` is what the handler counted when the price has no unit field. */
-export function priceOf(action: ActionDefinition, input: Record<string, unknown>, recordUnits?: number): number {
-  if (!action.credits) return 0;
+/** Price units of a call: 1 per call, or the unit field's count, or what the records counted. */
+export function unitsOf(action: ActionDefinition, input: Record<string, unknown>, recordUnits?: number): number {
+  if (!action.credits) return 1;
   const price = action.price;
   let units = 1;
-  if (price.per && price.per !== "call") {
-    units = price.unit_field ? unitsOf(input[price.unit_field]) : (recordUnits ?? 1);
-  }
-  if (price.times_field) units *= unitsOf(input[price.times_field]);
+  if (price.per && price.per !== "call") units = price.unit_field ? countOf(input[price.unit_field]) : (recordUnits ?? 1);
   if (price.max_units !== undefined) units = Math.min(units, price.max_units);
-  return Math.max(0, Math.ceil(price.credits * units));
+  return units;
+}
+
+/** Whole credits of `units` price units (times the multiplier field, when the price has one). */
+export function costOfUnits(action: ActionDefinition, input: Record<string, unknown>, units: number): number {
+  if (!action.credits) return 0;
+  const price = action.price;
+  const times = price.times_field ? countOf(input[price.times_field]) : 1;
+  return Math.max(0, Math.ceil(price.credits * units * times));
+}
+
+/** Whole credits; `recordUnits` is what the handler counted when the price has no unit field. */
+export function priceOf(action: ActionDefinition, input: Record<string, unknown>, recordUnits?: number): number {
+  return costOfUnits(action, input, unitsOf(action, input, recordUnits));
 }

@@ -1,0 +1,64 @@
+// What a dead worker can leave behind on its machine, cleaned when a worker starts there: child
+// processes still running in an operation's work directory (where setpriv could not tie them to
+// their parent) and the work directories themselves.
+import os from "node:os";
+import path from "node:path";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
+import type { PrismaClient } from "../generated/prisma/client.js";
+import { logger } from "../logger.js";
+import { WORK_DIR_PREFIX } from "./worker.js";
+
+/** A work directory of an operation this database does not know is left this long. */
+const UNKNOWN_DIR_GRACE_MS = 24 * 3_600_000;
+
+/** Kills processes adopted by init whose command line names an operation work directory. */
+async function killOrphanedChildren(): Promise<number> {
+  const marker = path.join(os.tmpdir(), WORK_DIR_PREFIX);
+  let killed = 0;
+  let entries: string[];
+  try {
+    entries = await readdir("/proc");
+  } catch {
+    return 0; // not Linux
+  }
+  for (const entry of entries.filter((name) => /^\d+$/.test(name))) {
+    try {
+      const status = await readFile(`/proc/${entry}/status`, "utf8");
+      if (/^PPid:\s*(\d+)/m.exec(status)?.[1] !== "1") continue;
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, "utf8")).split("\0").join(" ");
+      if (!cmdline.includes(marker)) continue;
+      process.kill(Number(entry), "SIGKILL");
+      killed++;
+    } catch {
+      // The process ended meanwhile, or is not ours to read.
+    }
+  }
+  return killed;
+}
+
+/** Removes work directories of operations that are not running (or unknown here and old). */
+async function removeStaleWorkDirs(prisma: PrismaClient): Promise<number> {
+  const directory = os.tmpdir();
+  const names = (await readdir(directory)).filter((name) => name.startsWith(WORK_DIR_PREFIX));
+  let removed = 0;
+  for (const name of names) {
+    const operationId = /^cutroom-op-(op_[0-9A-Za-z]+)-/.exec(name)?.[1];
+    const full = path.join(directory, name);
+    const operation = operationId ? await prisma.operation.findUnique({ where: { operation_id: operationId }, select: { status: true } }) : null;
+    const stale = operation ? operation.status !== "running" : Date.now() - (await stat(full)).mtimeMs > UNKNOWN_DIR_GRACE_MS;
+    if (!stale) continue;
+    await rm(full, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
+export async function reapOrphans(prisma: PrismaClient): Promise<void> {
+  try {
+    const killed = await killOrphanedChildren();
+    const removed = await removeStaleWorkDirs(prisma);
+    if (killed || removed) logger.info({ killed, removed }, "reaped what dead workers left");
+  } catch (error) {
+    logger.warn({ err: error }, "orphans not reaped");
+  }
+}
