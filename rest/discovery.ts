@@ -1,11 +1,12 @@
-// GET /api/v1: what the calling key can do — its workspace and scopes, the resource routes its
-// scopes open, and the limits that apply (documented in docs/discovery.md).
+// GET /api/v1: what the calling key can do — its workspace and scopes, the routes its scopes open
+// (resources and actions, from the one walk of served operations), whether each action's provider
+// capabilities have a model on this deployment, and the limits that apply (docs/discovery.md).
 import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/auth/auth-context.js";
-import { hasScope, missingScopes } from "../src/auth/scopes.js";
-import { LIVE_ACTIONS } from "../src/actions/live.js";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
-import { resourceOperations, requiredScope } from "../src/resources/operations.js";
+import { missingScopes } from "../src/auth/scopes.js";
+import { liveAction } from "../src/actions/live.js";
+import { servedOperations } from "../src/registry/served.js";
+import type { Providers } from "../src/providers/registry.js";
 import { REQUEST_LIMITS } from "./body.js";
 import { API_BASE_PATH } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
@@ -14,35 +15,39 @@ function restPath(path: string): string {
   return `${API_BASE_PATH}${openApiPath(path)}`;
 }
 
-export function describeKeyAccess(auth: AuthContext) {
-  const resources = SERVED_RESOURCES.map((resource) => {
-    const routes = resourceOperations(resource)
-      .filter((operation) => hasScope(auth.scopes, requiredScope(resource, operation)))
-      .flatMap((operation) => {
-        const route = { method: operation.method, path: restPath(operation.path), scope: requiredScope(resource, operation) };
-        return operation.route === "update" && resource.postAlias ? [route, { ...route, method: "POST" as const }] : [route];
-      });
-    return {
-      name: resource.name,
-      object: resource.kind,
-      id_field: resource.idField,
-      scope_group: resource.scopeGroup,
-      routes,
-      sortable: resource.sortable,
-      filterable: resource.filterable,
-      searchable: resource.searchable,
-      heavy: resource.heavy,
-    };
-  }).filter((resource) => resource.routes.length > 0);
+/** Whether every capability an action uses has a model here, and what to set otherwise. */
+function availability(uses: readonly string[], providers: Providers) {
+  const missing = uses.filter((capability) => !providers.model(capability as never));
+  return { available: missing.length === 0, ...(missing.length > 0 && { unavailable_capabilities: missing }) };
+}
 
-  return {
-    object: "api",
-    api_version: API_VERSION,
-    workspace_id: auth.workspaceId,
-    key: { key_id: auth.keyId, mode: auth.livemode ? "live" : "test", scopes: auth.scopes },
-    resources,
-    // Live actions the key's scopes open (every listed scope is needed).
-    actions: LIVE_ACTIONS.filter((action) => missingScopes(auth.scopes, action.scopes).length === 0).map((action) => ({
+export function describeKeyAccess(auth: AuthContext, providers: Providers) {
+  const served = servedOperations().filter((operation) => missingScopes(auth.scopes, operation.scopes).length === 0);
+  const resources = new Map<string, { name: string; object: string; id_field: string; scope_group: string; routes: { method: string; path: string; scope: string }[]; sortable: readonly string[]; filterable: readonly string[]; searchable: readonly string[]; heavy: readonly string[] }>();
+  const actions: Record<string, unknown>[] = [];
+  for (const operation of served) {
+    if (operation.kind === "resource") {
+      const { resource } = operation;
+      const entry = resources.get(resource.name) ?? {
+        name: resource.name,
+        object: resource.kind,
+        id_field: resource.idField,
+        scope_group: resource.scopeGroup,
+        routes: [],
+        sortable: resource.sortable,
+        filterable: resource.filterable,
+        searchable: resource.searchable,
+        heavy: resource.heavy,
+      };
+      const route = { method: operation.method, path: restPath(operation.path), scope: operation.scopes[0]! };
+      entry.routes.push(route);
+      if (operation.operation.route === "update" && resource.postAlias) entry.routes.push({ ...route, method: "POST" });
+      resources.set(resource.name, entry);
+      continue;
+    }
+    const action = operation.tag === "actions" ? liveAction(operation.path.slice("/actions/".length)) : undefined;
+    if (!action) continue;
+    actions.push({
       name: action.name,
       method: action.method,
       path: `${API_BASE_PATH}/actions/${action.name}`,
@@ -50,7 +55,17 @@ export function describeKeyAccess(auth: AuthContext) {
       credits: action.credits,
       ...(action.credits && { price: action.price }),
       test_mode: action.testMode,
-    })),
+      ...(action.uses && { capabilities: action.uses, ...availability(action.uses, providers) }),
+    });
+  }
+
+  return {
+    object: "api",
+    api_version: API_VERSION,
+    workspace_id: auth.workspaceId,
+    key: { key_id: auth.keyId, mode: auth.livemode ? "live" : "test", scopes: auth.scopes },
+    resources: [...resources.values()],
+    actions,
     limits: REQUEST_LIMITS,
     graphql: "/graphql",
     openapi: `${API_BASE_PATH}/openapi.json`,

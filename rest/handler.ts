@@ -202,7 +202,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     if (path === "/") {
       logRoute("");
       if (!isRead) throw methodNotAllowed(request.method, API_BASE_PATH, "GET, HEAD");
-      return jsonResponse(withEnvelope(describeKeyAccess(context.auth)));
+      return jsonResponse(withEnvelope(describeKeyAccess(context.auth, context.services.providers)));
     }
     if (path === "/openapi.json") {
       logRoute(path);

@@ -4,9 +4,9 @@
 import { API_VERSION } from "../src/config.js";
 import { ERROR_CODES } from "../src/errors/codes.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
-import { resourceOperations } from "../src/resources/operations.js";
 import type { SofaHandler } from "./sofa.js";
-import { openApiPath, platformOperations } from "../src/registry/operations.js";
+import { openApiPath } from "../src/registry/operations.js";
+import { servedOperations } from "../src/registry/served.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 import { MAX_BATCH_MEMBERS } from "./batch.js";
@@ -272,8 +272,11 @@ function restOperation(generated: Json, operationId: string): Json {
 export function buildOpenApiDocument(sofa: SofaHandler): Json {
   const source = structuredClone((sofa as unknown as { openAPIDocument: Json }).openAPIDocument);
   const paths: Json = {};
-  for (const resource of SERVED_RESOURCES) {
-    for (const operation of resourceOperations(resource)) {
+  // One walk of the served operations: a resource route gets its REST parameters, a platform
+  // operation its own description and (for GET actions) one query parameter per input field.
+  for (const served of servedOperations()) {
+    if (served.kind === "resource") {
+      const { resource, operation } = served;
       const path = openApiPath(operation.path);
       const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
       if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
@@ -306,9 +309,9 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       if (operation.route === "update" && resource.postAlias) {
         paths[path].post = { ...entry, operationId: `${operation.fieldName}_post`, description: `Alias of PATCH ${path}.` };
       }
+      continue;
     }
-  }
-  for (const operation of platformOperations()) {
+    const operation = served.operation;
     const path = openApiPath(operation.path);
     const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
     if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);

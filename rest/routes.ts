@@ -1,10 +1,9 @@
-// The REST route table, derived from the registries: resource routes (src/registry/resources.ts)
-// and platform operations (src/registry/operations.ts). It says which operation a path and verb
-// name, and which verbs a path answers at all (anything else is 405).
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+// The REST route table, derived from the served operations (src/registry/served.ts). It says which
+// operation a path and verb name, and which verbs a path answers at all (anything else is 405).
 import type { ResourceDefinition } from "../src/registry/resource.js";
-import { resourceOperations, type ResourceOperation } from "../src/resources/operations.js";
-import { matchOperationPath, pathSegments, platformOperations, type PlatformOperation } from "../src/registry/operations.js";
+import type { ResourceOperation } from "../src/resources/operations.js";
+import { matchOperationPath, pathSegments, type PlatformOperation } from "../src/registry/operations.js";
+import { servedOperations } from "../src/registry/served.js";
 
 export type RouteTarget =
   | { kind: "resource"; resource: ResourceDefinition; operation: ResourceOperation }
@@ -33,15 +32,14 @@ let table: RouteEntry[] | undefined;
 function routeTable(): RouteEntry[] {
   if (table) return table;
   table = [];
-  for (const resource of SERVED_RESOURCES) {
-    for (const operation of resourceOperations(resource)) {
-      const target: RouteTarget = { kind: "resource", resource, operation };
-      table.push(entry(operation.path, operation.method, target));
-      if (operation.route === "update" && resource.postAlias) table.push(entry(operation.path, "POST", target));
+  for (const served of servedOperations()) {
+    if (served.kind === "platform") {
+      table.push(entry(served.path, served.method, { kind: "platform", operation: served.operation }));
+      continue;
     }
-  }
-  for (const operation of platformOperations()) {
-    table.push(entry(operation.path, operation.method, { kind: "platform", operation }));
+    const target: RouteTarget = { kind: "resource", resource: served.resource, operation: served.operation };
+    table.push(entry(served.path, served.method, target));
+    if (served.operation.route === "update" && served.resource.postAlias) table.push(entry(served.path, "POST", target));
   }
   return table;
 }

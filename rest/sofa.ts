@@ -5,8 +5,8 @@ import { execute, isScalarType, type ExecutionArgs, type GraphQLSchema } from "g
 import { useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
-import { resourceOperations } from "../src/resources/operations.js";
 import { platformOperations } from "../src/registry/operations.js";
+import { servedOperations } from "../src/registry/served.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
 import { typeNameOf } from "../src/resources/fields.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
@@ -32,23 +32,8 @@ interface SofaContextValue extends GraphQLContext {
 
 function sofaRoutes() {
   const routes: Record<string, { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; responseStatus: 200 | 201; tags: string[] }> = {};
-  for (const resource of SERVED_RESOURCES) {
-    for (const operation of resourceOperations(resource)) {
-      routes[`${operation.rootType}.${operation.fieldName}`] = {
-        method: operation.method,
-        path: operation.path,
-        responseStatus: operation.successStatus,
-        tags: [resource.name],
-      };
-    }
-  }
-  for (const operation of platformOperations()) {
-    routes[`${operation.rootType}.${operation.fieldName}`] = {
-      method: operation.method,
-      path: operation.path,
-      responseStatus: operation.successStatus,
-      tags: [operation.tag],
-    };
+  for (const served of servedOperations()) {
+    routes[`${served.rootType}.${served.fieldName}`] = { method: served.method, path: served.path, responseStatus: served.successStatus, tags: [served.tag] };
   }
   return routes;
 }
