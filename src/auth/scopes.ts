@@ -2,7 +2,7 @@
 // matched at request time, so `videos:*` covers an action added later and `*:read` covers every
 // read. `write` never implies `execute`: only an exact or wildcard action grants it.
 
-const SCOPE_GROUPS = {
+export const SCOPE_GROUPS = {
   videos: ["read", "write", "delete", "execute"],
   scripts: ["read", "write", "delete", "execute"],
   renders: ["read", "write", "delete", "execute"],
