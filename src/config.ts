@@ -1,6 +1,7 @@
 // Every setting the service reads from the environment, parsed once. Nothing else reads
 // process.env, so this file is the list of knobs (documented in docs/configuration.md).
 import path from "node:path";
+import { parseProviderSettings, type ProviderSettings } from "./providers/settings.js";
 
 /** The date-like version label of the API (health body, OpenAPI info.version, events). */
 export const API_VERSION = "2026-11-01";
@@ -59,6 +60,8 @@ export interface Config {
   renderMediaTimeoutMs: number;
   /** How long ffmpeg may run for one render before it is stopped. */
   renderTimeoutMs: number;
+  /** AI models and local media tools: keys, the model of each capability, call limits (docs/providers.md). */
+  providers: ProviderSettings;
 }
 
 export interface S3Settings {
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderMediaMaxBytes: intFromEnv(env.CUTROOM_RENDER_MEDIA_MAX_BYTES, 50 * 1024 * 1024),
     renderMediaTimeoutMs: intFromEnv(env.CUTROOM_RENDER_MEDIA_TIMEOUT_MS, 30_000),
     renderTimeoutMs: intFromEnv(env.CUTROOM_RENDER_TIMEOUT_MS, 30 * 60_000),
+    providers: parseProviderSettings(env),
   };
 }
 
