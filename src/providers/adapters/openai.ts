@@ -8,7 +8,6 @@ import { Output, experimental_generateSpeech as generateSpeech, experimental_tra
 import { z } from "zod";
 import { ApiError } from "../../errors/api-error.js";
 import { callMeta, limitedCall } from "../call.js";
-import { ProviderAnswerError } from "../errors.js";
 import { mediaFacts, sniffMediaType } from "../media-info.js";
 import type { ModelChoice } from "../registry.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
@@ -45,15 +44,8 @@ function tokenUsage(usage: LanguageModelUsage): Usage {
 }
 
 // Strict mode would refuse every schema with an optional property (OpenAI requires all of them
-// listed as required); the schema is still sent, and the answer is validated here either way.
+// listed as required); the schema is still sent, and the SDK validates the answer against it.
 const STRUCTURED_OPTIONS = { openai: { strictJsonSchema: false } };
-
-/** The answer validated against the caller's schema (transforms and defaults applied). */
-function validated<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ProviderAnswerError("its answer did not match the requested shape");
-  return parsed.data;
-}
 
 function visionMessages(request: VisionRequest): ModelMessage[] {
   return [{
@@ -91,7 +83,9 @@ function chatCaller(choice: ModelChoice, runtime: ProviderRuntime) {
         const result = messages
           ? await generateText({ ...common(request, signal), messages, output, providerOptions: STRUCTURED_OPTIONS })
           : await generateText({ ...common(request, signal), prompt: request.prompt, output, providerOptions: STRUCTURED_OPTIONS });
-        return { object: validated(request.schema, result.output), usage: result.totalUsage };
+        // The SDK has parsed the answer with the schema itself (a mismatch throws, and becomes
+        // invalid_answer), so `output` is the schema's output: transforms and defaults applied.
+        return { object: result.output as z.output<Schema>, usage: result.totalUsage };
       });
       return { object: value.object, meta: callMeta(target, tokenUsage(value.usage), durationMs) };
     },
