@@ -26,25 +26,22 @@ const answerSchema = z.object({
   normalized_alignment: alignmentSchema.nullish(),
 });
 
-/** Word timings from character timings: runs of non-space characters, edge punctuation trimmed. */
+/** Word timings from character timings: runs of non-space characters, timed from their first to last letter or digit. */
 export function wordsFromAlignment(alignment: z.infer<typeof alignmentSchema>): WordTiming[] {
   const words: WordTiming[] = [];
-  let text = "";
-  let start = 0;
-  let end = 0;
+  let run: { character: string; start: number; end: number }[] = [];
   const flush = () => {
-    const word = text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-    if (word) words.push({ word, start, end });
-    text = "";
+    const first = run.findIndex((item) => /[\p{L}\p{N}]/u.test(item.character));
+    const last = run.findLastIndex((item) => /[\p{L}\p{N}]/u.test(item.character));
+    if (first >= 0) {
+      words.push({ word: run.slice(first, last + 1).map((item) => item.character).join(""), start: run[first]!.start, end: run[last]!.end });
+    }
+    run = [];
   };
   alignment.characters.forEach((character, index) => {
-    if (/\s/.test(character)) {
-      flush();
-      return;
-    }
-    if (!text) start = alignment.character_start_times_seconds[index] ?? end;
-    text += character;
-    end = alignment.character_end_times_seconds[index] ?? start;
+    if (/\s/.test(character)) return flush();
+    const start = alignment.character_start_times_seconds[index] ?? run.at(-1)?.end ?? 0;
+    run.push({ character, start, end: alignment.character_end_times_seconds[index] ?? start });
   });
   flush();
   return words;
