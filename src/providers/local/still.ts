@@ -15,9 +15,9 @@ import { runTool } from "./run-tool.js";
 /** Longest edge of the output; larger photos are scaled down (a still needs no 4K). */
 const MAX_EDGE = 1920;
 
-/** Scales to at most MAX_EDGE on the long side, keeping the aspect, with both sides even (x264 needs it). */
+/** At most MAX_EDGE on the long side (aspect kept), then each side floored to even (x264 needs it). */
 const SCALE_FILTER =
-  `scale=w='if(gte(iw,ih),min(${MAX_EDGE},iw),-2)':h='if(gte(iw,ih),-2,min(${MAX_EDGE},ih))',` +
+  `scale=w='if(gte(iw,ih),min(${MAX_EDGE},iw),-1)':h='if(gte(iw,ih),-1,min(${MAX_EDGE},ih))',` +
   "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p";
 
 export function stillLipsync(choice: ModelChoice, runtime: ProviderRuntime): LongRunningProvider<LipsyncRequest> {
@@ -28,6 +28,10 @@ export function stillLipsync(choice: ModelChoice, runtime: ProviderRuntime): Lon
       const audioType = sniffMediaType(request.audio.data) ?? request.audio.mediaType;
       if (!imageType.startsWith("image/")) throw new ApiError("invalid_request", "The speaker's photo is not an image.", { param: "image" });
       if (!audioType.startsWith("audio/") && !audioType.startsWith("video/")) throw new ApiError("invalid_request", "The recording is not audio.", { param: "audio" });
+      // -shortest alone overshoots with a looped image (the encoder's lookahead), so the recording's
+      // own length, when it can be read, bounds the output exactly.
+      const recording = await mediaFacts(request.audio.data, audioType, runtime.workDir);
+      const length = recording.durationSeconds !== undefined ? ["-t", recording.durationSeconds.toFixed(3)] : [];
       // Nothing is submitted anywhere, so a resumed call simply renders again.
       const { value, durationMs } = await limitedCall(target, runtime.settings.longTimeoutMs, context, (signal) =>
         withScratchDir(runtime.workDir, async (dir) => {
@@ -44,7 +48,7 @@ export function stillLipsync(choice: ModelChoice, runtime: ProviderRuntime): Lon
             "-vf", SCALE_FILTER,
             "-c:v", "libx264", "-preset", "veryfast", "-tune", "stillimage",
             "-c:a", "aac", "-b:a", "128k",
-            "-shortest", "-movflags", "+faststart",
+            "-shortest", ...length, "-movflags", "+faststart",
             "still.mp4",
           ], { cwd: dir, signal, what: "rendering the still video" });
           return new Uint8Array(await readFile(path.join(dir, "still.mp4")));
