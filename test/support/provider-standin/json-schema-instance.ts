@@ -1,6 +1,6 @@
 // Builds a JSON value that validates against a JSON Schema, the way a model answering a
 // `response_format: json_schema` request must. Covers what zod's JSON Schema output uses: objects
-// (properties, required), arrays (items, prefixItems, minItems/maxItems), strings (enum, const,
+// (properties, required), arrays (items, tuples, minItems/maxItems), strings (enum, const,
 // minLength/maxLength, format), numbers and integers (minimum/maximum, exclusive bounds,
 // multipleOf), booleans, null, anyOf/oneOf/allOf, nullable type lists and local $refs. Strings are
 // made of the prompt's words, so an answer is recognisably about what was asked; an enum value the
@@ -149,7 +149,9 @@ function generate(input: JsonSchema, context: Context, label: string): Json {
       return result;
     }
     case "array": {
-      if (Array.isArray(schema.prefixItems)) return schema.prefixItems.map((item, index) => generate(asSchema(item), deeper, `${label} ${index + 1}`));
+      // A tuple: 2020-12 `prefixItems`, or draft-7's `items` as an array.
+      const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+      if (tuple) return tuple.map((item, index) => generate(asSchema(item), deeper, `${label} ${index + 1}`));
       const min = num(schema.minItems) ?? 0;
       const max = num(schema.maxItems) ?? Number.POSITIVE_INFINITY;
       const count = Math.min(max, Math.max(min, context.depth >= MAX_DEPTH ? 0 : 2));
