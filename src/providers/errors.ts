@@ -7,6 +7,7 @@ import { AISDKError, APICallError, RetryError } from "ai";
 import { ApiError as FalApiError } from "@fal-ai/client";
 import { ApiError } from "../errors/api-error.js";
 import { OutboundFetchError } from "../outbound/url-guard.js";
+import { TooManyRedirectsError } from "./guarded-get.js";
 import type { Capability } from "./types.js";
 
 /** Which call failed: the same three facts a successful call puts in its meta. */
@@ -120,6 +121,7 @@ export function describeFailure(error: unknown): UpstreamFailure | undefined {
     if (error.reason === "connection_failed") return { reason: "unreachable", what: "its output could not be downloaded" };
     return { reason: "output_url_refused", what: "it pointed at an output address the service may not fetch" };
   }
+  if (error instanceof TooManyRedirectsError) return { reason: "output_url_refused", what: "its output address redirects too many times" };
   // Any other AI SDK error is about the answer (no object, no image, a malformed body).
   if (AISDKError.isInstance(error)) return { reason: "invalid_answer", what: "its answer could not be used" };
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) return { reason: "unreachable", what: "it could not be reached" };

@@ -9,6 +9,7 @@ import { createFalClient, type FalClient, type QueueStatus } from "@fal-ai/clien
 import { setTimeout as sleep } from "node:timers/promises";
 import { callMeta, limitSignal, limitedCall, retryingFetch } from "../call.js";
 import { ProviderAnswerError, ProviderHttpError } from "../errors.js";
+import { guardedGet } from "../guarded-get.js";
 import { dataUri, decodeDataUri, mediaFacts, sniffMediaType } from "../media-info.js";
 import type { ModelChoice } from "../registry.js";
 import { retryPolicyOf, targetOf, type ProviderRuntime } from "../runtime.js";
@@ -91,7 +92,7 @@ function falLongRunning<Request>(choice: ModelChoice, runtime: ProviderRuntime, 
       data = inline.data;
       mediaType ??= inline.mediaType;
     } else {
-      const answer = await runtime.outbound.fetch(file.url, { timeoutMs, maxResponseBytes: MAX_OUTPUT_BYTES });
+      const { result: answer } = await guardedGet(runtime.outbound, file.url, { timeoutMs, maxResponseBytes: MAX_OUTPUT_BYTES });
       if (answer.status !== 200) throw new ProviderHttpError(answer.status);
       if (answer.truncated) throw new ProviderAnswerError("its output is larger than the service accepts");
       data = new Uint8Array(answer.body);

@@ -1,6 +1,6 @@
 // `local/readability`: reads a page a user named. The page is fetched only through the URL guard
-// (OutboundGuard.fetch: public https, or the allow-list; redirects are followed by hand, each hop
-// checked again), parsed with linkedom and reduced to its main text by Mozilla's Readability.
+// (OutboundGuard.fetch via guardedGet: public https, or the allow-list; redirects are followed by
+// hand, each hop checked again), parsed with linkedom and reduced to its main text by Mozilla's Readability.
 // A refused or broken address is the caller's problem (400 invalid_request, param `url`); a site
 // that fails or stalls is an upstream_error like any provider's.
 import { Readability } from "@mozilla/readability";
@@ -9,12 +9,12 @@ import { ApiError } from "../../errors/api-error.js";
 import { OutboundFetchError, type FetchResult } from "../../outbound/url-guard.js";
 import { callMeta, limitedCall } from "../call.js";
 import { ProviderAnswerError, ProviderHttpError } from "../errors.js";
+import { MAX_REDIRECTS, TooManyRedirectsError, guardedGet, headerOf } from "../guarded-get.js";
 import type { ModelChoice } from "../registry.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
 import type { PageReader } from "../types.js";
 
 const MAX_PAGE_BYTES = 5 * 1024 * 1024;
-const MAX_REDIRECTS = 3;
 const USER_AGENT = "Cutroom-PageReader/1";
 
 /** The slice of the DOM walked here (linkedom's nodes; the project compiles without DOM types). */
@@ -61,11 +61,6 @@ export function blockText(root: DomNode): string {
     .join("\n\n");
 }
 
-function header(result: FetchResult, name: string): string | undefined {
-  const value = result.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** Decodes the body with the charset the header (or a <meta charset>) names; UTF-8 otherwise. */
 function decode(body: Buffer, contentType: string): string {
   const declared = /charset=["']?([\w-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]+charset=["']?([\w-]+)/i.exec(body.subarray(0, 2048).toString("latin1"))?.[1];
@@ -84,36 +79,29 @@ export function readabilityPages(choice: ModelChoice, runtime: ProviderRuntime):
   const target = targetOf(choice);
   const { timeoutMs } = runtime.settings;
 
-  /** GET through the guard, following up to MAX_REDIRECTS redirects, each re-checked by the guard. */
+  /** GET through the guard (each redirect hop checked again); a refused address or a 4xx is the caller's. */
   async function fetchPage(url: string): Promise<{ url: string; result: FetchResult }> {
-    let current = url;
-    for (let hop = 0; ; hop++) {
-      let result: FetchResult;
-      try {
-        result = await runtime.outbound.fetch(current, { timeoutMs, maxResponseBytes: MAX_PAGE_BYTES, headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.8", "user-agent": USER_AGENT } });
-      } catch (error) {
-        if (error instanceof OutboundFetchError && !["timeout", "too_large", "connection_failed"].includes(error.reason)) throw refused(error);
-        throw error;
-      }
-      const location = header(result, "location");
-      if (result.status >= 300 && result.status < 400 && location) {
-        if (hop >= MAX_REDIRECTS) throw new ApiError("invalid_request", `The page redirects more than ${MAX_REDIRECTS} times.`, { param: "url" });
-        current = new URL(location, current).toString();
-        continue;
-      }
-      if (result.status >= 400 && result.status < 500 && result.status !== 429) {
-        throw new ApiError("invalid_request", `The page answered HTTP ${result.status}.`, { param: "url", details: { status: result.status } });
-      }
-      if (result.status < 200 || result.status >= 300) throw new ProviderHttpError(result.status);
-      return { url: current, result };
+    let page: { url: string; result: FetchResult };
+    try {
+      page = await guardedGet(runtime.outbound, url, { timeoutMs, maxResponseBytes: MAX_PAGE_BYTES, headers: { accept: "text/html,application/xhtml+xml,text/plain;q=0.8", "user-agent": USER_AGENT } });
+    } catch (error) {
+      if (error instanceof OutboundFetchError && !["timeout", "too_large", "connection_failed"].includes(error.reason)) throw refused(error);
+      if (error instanceof TooManyRedirectsError) throw new ApiError("invalid_request", `The page redirects more than ${MAX_REDIRECTS} times.`, { param: "url" });
+      throw error;
     }
+    const { status } = page.result;
+    if (status >= 400 && status < 500 && status !== 429) {
+      throw new ApiError("invalid_request", `The page answered HTTP ${status}.`, { param: "url", details: { status } });
+    }
+    if (status < 200 || status >= 300) throw new ProviderHttpError(status);
+    return page;
   }
 
   return {
     async read(url, options) {
       const { value, durationMs } = await limitedCall(target, timeoutMs, options, async () => {
         const page = await fetchPage(url);
-        const contentType = header(page.result, "content-type") ?? "text/html";
+        const contentType = headerOf(page.result, "content-type") ?? "text/html";
         const source = decode(page.result.body, contentType);
         if (/^text\/plain/i.test(contentType)) {
           return { url: page.url, title: "", text: source.replace(/\r\n/g, "\n").trim() };
