@@ -106,11 +106,11 @@ export function openAiVision(choice: ModelChoice, runtime: ProviderRuntime): Vis
     if (request.images.length === 0) throw new ApiError("invalid_request", "A vision call needs at least one image.", { param: "images" });
   };
   return {
-    describe(request, options) {
+    async describe(request, options) {
       needsImage(request);
       return chat.text(request, visionMessages(request), options);
     },
-    describeObject(request, options) {
+    async describeObject(request, options) {
       needsImage(request);
       return chat.object(request, visionMessages(request), options);
     },
@@ -155,7 +155,7 @@ export function openAiImage(choice: ModelChoice, runtime: ProviderRuntime): Imag
   };
   return {
     generate: (request, options) => run(request, request.prompt, options),
-    edit(request: ImageEditRequest, options) {
+    async edit(request: ImageEditRequest, options) {
       if (request.images.length === 0) throw new ApiError("invalid_request", "An image edit needs at least one image.", { param: "images" });
       return run(request, { text: request.prompt, images: request.images.map((image: Media) => image.data), ...(request.mask && { mask: request.mask.data }) }, options);
     },
