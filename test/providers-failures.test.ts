@@ -175,6 +175,24 @@ describe("time limits and aborts", () => {
   });
 });
 
+describe("output downloads", () => {
+  it("follows a redirect of an output URL through the guard", async () => {
+    const providers = standInProviders(standIn);
+    await providers.get("video").run({ prompt: "first", durationSeconds: 1 });
+    const name = standIn.calls("media")[0]!.path.split("/").pop()!;
+    standIn.answerNext("fal.result", { video: { url: `${standIn.url}/media-moved/${name}`, content_type: "video/mp4" } });
+    const result = await providers.get("video").run({ prompt: "moved", durationSeconds: 1 });
+    expect(result.outputs[0]?.mediaType).toBe("video/mp4");
+    expect(standIn.calls("media").slice(1).map((call) => call.status)).toEqual([302, 200]);
+  });
+
+  it("refuses an output URL on an address the guard does not allow", async () => {
+    standIn.answerNext("fal.result", { video: { url: "https://10.20.30.40/private.mp4", content_type: "video/mp4" } });
+    const error = await failureOf(standInProviders(standIn).get("video").run({ prompt: "pointing inside" }));
+    expectUpstream(error, { provider: "fal", capability: "video", reason: "output_url_refused" });
+  });
+});
+
 describe("long-running resume", () => {
   it("polls a saved request id instead of submitting again", async () => {
     const providers = standInProviders(standIn);

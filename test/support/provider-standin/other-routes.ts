@@ -110,6 +110,16 @@ export const otherRoutes: RouteDefinition[] = [
     },
   },
   {
+    // A CDN that answers with a redirect first, as storage front-ends do.
+    route: "media",
+    method: "GET",
+    pattern: /^\/media-moved\/([\w.-]+)$/,
+    async handler(_request, context, match) {
+      context.call.summary = { moved: match[1] };
+      return { status: 302, headers: { location: `/media/${match[1]}` }, body: "" };
+    },
+  },
+  {
     route: "web",
     method: "GET",
     pattern: /^\/web\/([\w-]+)$/,
