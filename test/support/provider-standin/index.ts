@@ -13,12 +13,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { falRoutes, type FalJob } from "./fal-routes.js";
 import { StandInMedia } from "./media.js";
 import { openAiRoutes } from "./openai-routes.js";
-import { otherRoutes } from "./other-routes.js";
+import { elevenLabsRoutes } from "./elevenlabs-routes.js";
+import { mediaWebRoutes } from "./media-web-routes.js";
+import { searchRoutes } from "./search-routes.js";
 import { errorBody, type RouteContext, type RouteDefinition, type RouteReply, type RouteRequest, type StandInCall, type StandInRoute } from "./protocol.js";
 
 export type { StandInCall, StandInRoute } from "./protocol.js";
 export { falKindOf } from "./fal-routes.js";
-export { ARTICLE_HTML, ELEVENLABS_SECONDS_PER_CHARACTER } from "./other-routes.js";
+export { ELEVENLABS_SECONDS_PER_CHARACTER } from "./elevenlabs-routes.js";
+export { ARTICLE_HTML } from "./media-web-routes.js";
 export { SPEECH_SECONDS_PER_CHARACTER } from "./openai-routes.js";
 export { instanceFor } from "./json-schema-instance.js";
 
@@ -90,7 +93,7 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
   const media = await StandInMedia.create();
   const started = performance.now();
   const jobs = new Map<string, FalJob>();
-  const routes: RouteDefinition[] = [...openAiRoutes, ...falRoutes(jobs), ...otherRoutes];
+  const routes: RouteDefinition[] = [...openAiRoutes, ...falRoutes(jobs), ...searchRoutes, ...elevenLabsRoutes, ...mediaWebRoutes];
   let calls: StandInCall[] = [];
   const pending = new Map<StandInRoute, Pending>();
   const pendingFor = (route: StandInRoute): Pending => {
