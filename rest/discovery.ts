@@ -6,7 +6,7 @@ import type { AuthContext } from "../src/auth/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
 import { liveAction } from "../src/actions/live.js";
 import { servedOperations } from "../src/registry/served.js";
-import type { Providers } from "../src/providers/registry.js";
+import type { ProviderRegistry } from "../src/providers/registry.js";
 import { REQUEST_LIMITS } from "./body.js";
 import { API_BASE_PATH } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
@@ -16,12 +16,12 @@ function restPath(path: string): string {
 }
 
 /** Whether every capability an action uses has a model here, and what to set otherwise. */
-function availability(uses: readonly string[], providers: Providers) {
+function availability(uses: readonly string[], providers: ProviderRegistry) {
   const missing = uses.filter((capability) => !providers.model(capability as never));
   return { available: missing.length === 0, ...(missing.length > 0 && { unavailable_capabilities: missing }) };
 }
 
-export function describeKeyAccess(auth: AuthContext, providers: Providers) {
+export function describeKeyAccess(auth: AuthContext, providers: ProviderRegistry) {
   const served = servedOperations().filter((operation) => missingScopes(auth.scopes, operation.scopes).length === 0);
   const resources = new Map<string, { name: string; object: string; id_field: string; scope_group: string; routes: { method: string; path: string; scope: string }[]; sortable: readonly string[]; filterable: readonly string[]; searchable: readonly string[]; heavy: readonly string[] }>();
   const actions: Record<string, unknown>[] = [];
@@ -66,6 +66,8 @@ export function describeKeyAccess(auth: AuthContext, providers: Providers) {
     key: { key_id: auth.keyId, mode: auth.livemode ? "live" : "test", scopes: auth.scopes },
     resources: [...resources.values()],
     actions,
+    // Which provider capabilities this deployment can run, and what an operator sets otherwise.
+    capabilities: providers.availability(),
     limits: REQUEST_LIMITS,
     graphql: "/graphql",
     openapi: `${API_BASE_PATH}/openapi.json`,

@@ -1,6 +1,7 @@
 // Every setting the service reads from the environment, parsed once. Nothing else reads
 // process.env, so this file is the list of knobs (documented in docs/configuration.md).
 import path from "node:path";
+import { parseProviderSettings, type ProviderSettings } from "./providers/settings.js";
 
 /** The date-like version label of the API (health body, OpenAPI info.version, events). */
 export const API_VERSION = "2026-11-01";
@@ -73,6 +74,8 @@ export interface Config {
   queueLimits: Record<string, { max: number; durationMs: number }>;
   /** Check every action answer against its declared output: on except in production. */
   checkActionOutputs: boolean;
+  /** AI models and local media tools: keys, the model of each capability, call limits (docs/providers.md). */
+  providers: ProviderSettings;
 }
 
 export interface S3Settings {
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueConcurrency: queueNumbers(env.CUTROOM_QUEUE_CONCURRENCY, { render: 2 }),
     queueLimits: queueLimits(env.CUTROOM_QUEUE_LIMITS),
     checkActionOutputs: (env.CUTROOM_CHECK_OUTPUTS ?? (env.NODE_ENV === "production" ? "off" : "on")) !== "off",
+    providers: parseProviderSettings(env),
   };
 }
 

@@ -1,6 +1,7 @@
 // Starts the whole service (database, migrations, Redis, HTTP) and stops it again. `npm start`
 // and the tests both go through here, so tests exercise the real wiring.
 import { createServer, type Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import type { Config } from "./config.js";
@@ -15,8 +16,7 @@ import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./events/live.js";
 import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
 import { deliverySettings } from "./webhooks/delivery.js";
-import { capabilityUnavailable, type Providers } from "./providers/registry.js";
-import type { Capability } from "./providers/types.js";
+import { createProviders } from "./providers/registry.js";
 
 export interface RunningService {
   url: string;
@@ -28,14 +28,6 @@ export interface RunningService {
   live: LiveEvents;
   stop(): Promise<void>;
 }
-
-// Replaced by the provider registry (src/providers/registry.ts createProviders) when it lands.
-const pendingProviders: Providers = {
-  model: () => undefined,
-  get: (capability: Capability) => {
-    throw capabilityUnavailable(capability, `CUTROOM_${capability.toUpperCase()}_MODEL`);
-  },
-};
 
 export async function startService(config: Config): Promise<RunningService> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, countQueries: config.countQueries });
@@ -55,13 +47,14 @@ export async function startService(config: Config): Promise<RunningService> {
     const guards = createGuards(redisClient, database.prisma, config);
     const jobs = new JobQueues(redisHandle.url);
     const outbound = new OutboundGuard({ allow: config.outboundAllow });
+    const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
     const live = createLiveEvents(redisHandle.url);
     const files = await createFileService(database.prisma, config);
     const app = createApp({
       prisma: database.prisma,
       config,
       guards,
-      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config), providers: pendingProviders, checkOutputs: config.checkActionOutputs },
+      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config), providers, checkOutputs: config.checkActionOutputs },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     server = createServer(app);

@@ -9,6 +9,8 @@ import { JOBS } from "./jobs/registry.js";
 import { logger } from "./logger.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents } from "./events/live.js";
+import { createProviders } from "./providers/registry.js";
+import path from "node:path";
 
 const config = loadConfig();
 if (!config.redisUrl || !config.databaseUrl) {

@@ -6,7 +6,7 @@ import type { JobQueues } from "../jobs/queues.js";
 import type { LiveEvents } from "../events/live.js";
 import type { DeliverySettings } from "../webhooks/delivery.js";
 import type { FileService } from "../storage/from-config.js";
-import type { Providers } from "../providers/registry.js";
+import type { ProviderRegistry } from "../providers/registry.js";
 
 /** Long-lived services some resolvers need. */
 export interface ServiceHandles {
@@ -17,7 +17,7 @@ export interface ServiceHandles {
   /** Stored files (render outputs) and their signed links. */
   files: FileService;
   /** Models and local tools, by capability (src/providers). */
-  providers: Providers;
+  providers: ProviderRegistry;
   /** Check every action answer against its declared output (tests, development). */
   checkOutputs: boolean;
 }

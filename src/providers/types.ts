@@ -160,6 +160,8 @@ export interface TranscriptionResult {
   language?: string;
   durationSeconds?: number;
   words: WordTiming[];
+  /** The server gave segment times only; the words were spread evenly over each segment. */
+  wordsEstimated?: boolean;
   meta: CallMeta;
 }
 
@@ -186,6 +188,13 @@ export interface LongRunContext extends CallOptions {
 export interface LongRunResult {
   outputs: MediaOutput[];
   meta: CallMeta;
+  /** The provider's request id of the job (absent for local tools). */
+  requestId?: string;
+  /**
+   * Lip-sync only: false when the speaker's photo was held over the recording (`local/still`)
+   * instead of a model moving the lips; say so to the user, and price it as such.
+   */
+  lipSynced?: boolean;
 }
 
 export interface VideoRequest {

@@ -158,9 +158,12 @@ async function runFollowUps(action: ActionDefinition, work: (() => Promise<unkno
 
 /** The providers as one call sees them: each answer's usage is collected for the ledger. */
 function recordingProviders(context: GraphQLContext, usage: CallMeta[]): CallProviders {
+  // The call's own view: with a test key it refuses every provider (the runner never lets one
+  // through; this is the second lock).
+  const view = context.services.providers.forCall({ livemode: context.auth.livemode });
   return {
     get(capability: Capability) {
-      const adapter = context.services.providers.get(capability) as unknown as Record<string, unknown>;
+      const adapter = view.get(capability) as unknown as Record<string, unknown>;
       return new Proxy(adapter, {
         get(target, property, receiver) {
           const value = Reflect.get(target, property, receiver) as unknown;
