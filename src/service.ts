@@ -70,7 +70,7 @@ export async function startService(config: Config): Promise<RunningService> {
     // unless a public base URL is set.
     const workerConfig = { ...config, port: address.port };
     const workers: RunningWorkers | undefined = config.runWorkers
-      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound }, live.publish)
+      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers }, live.publish)
       : undefined;
     return {
       // The listener itself, whatever public base URL links carry.

@@ -24,7 +24,9 @@ await migrate(database.sql);
 const redis = await resolveRedis(config);
 const queues = new JobQueues(redis.url);
 const live = createLiveEvents(redis.url);
-const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound: new OutboundGuard({ allow: config.outboundAllow }) }, live.publish);
+const outbound = new OutboundGuard({ allow: config.outboundAllow });
+const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
+const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
 
 const shutdown = async (signal: string) => {

@@ -22,7 +22,7 @@ import { SCOPE_GROUPS } from "../src/auth/scopes.js";
 import { datamodel } from "../src/registry/datamodel.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
-import { createFixture, useService, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 import { ROUND_TRIPS, platformSeeds, seeds } from "./support/records.js";
 
 const run = promisify(execFile);
@@ -44,7 +44,9 @@ afterAll(async () => {
   await new Promise((resolve) => imageServer?.close(resolve));
 });
 
-const service = useService({ outboundAllow: ["127.0.0.1"] });
+const overrides = { outboundAllow: ["127.0.0.1"] };
+const providers = useStandIn(overrides);
+const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const SEEDS = { ...seeds(prisma), ...platformSeeds(prisma) };
 
@@ -205,6 +207,7 @@ describe("every live action", () => {
       const freshInput = (await action.example?.(fresh)) ?? {};
       const test = await owner.newKey({ mode: "test" });
       const before = await holdings(owner.workspaceId);
+      const providerCalls = providers.standIn.calls().length;
       if (fresh.referencesRecords) expectRefusal(await callAction(intruder.client, action, freshInput), 403, ["workspace_mismatch", "not_found"]);
       else expect(idFields(action).filter((field) => field in freshInput), "an example naming ids must create what they name").toEqual([]);
       expect(await holdings(owner.workspaceId)).toEqual(before);
@@ -219,6 +222,7 @@ describe("every live action", () => {
         if (action.credits) expect(simulated.body.credits).toMatchObject({ charged: 0, balance_after: null });
       }
       expect(await holdings(owner.workspaceId)).toEqual(before);
+      expect(providers.standIn.calls().length, "a test key reached a provider").toBe(providerCalls);
 
       // An unknown field.
       const unknown = expectRefusal(await callAction(owner.client, action, { ...freshInput, not_a_field: 1 }), 422, ["validation_failed"]);

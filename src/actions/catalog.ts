@@ -16,10 +16,6 @@ import { FACELESS_ACTIONS } from "./catalog/faceless.js";
 import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
-import { IMAGES_ACTIONS } from "./catalog/images.js";
-import { INSTRUCTIONS_ACTIONS } from "./catalog/instructions.js";
-import { MUSIC_ACTIONS } from "./catalog/music.js";
-import { PLAYGROUND_ACTIONS } from "./catalog/playground.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { SCRIPTS_ACTIONS } from "./catalog/scripts.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
@@ -52,11 +48,9 @@ const PENDING: readonly ActionDefinition[] = [
   ...TIMELINE_ACTIONS,
   ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
-  ...IMAGES_ACTIONS,
   ...VIDEOS_AI_ACTIONS,
   ...AGENTS_ACTIONS,
   ...GENERATIONS_ACTIONS,
-  ...MUSIC_ACTIONS,
   ...CHARACTERS_ACTIONS,
   // 4.4 faceless videos, smart groups, slideshows
   ...FACELESS_ACTIONS,
@@ -71,8 +65,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...IMAGE_AGENTS_ACTIONS,
   ...APP_SCREENSHOTS_ACTIONS,
   ...VOICE_PROJECTS_ACTIONS,
-  ...PLAYGROUND_ACTIONS,
-  ...INSTRUCTIONS_ACTIONS,
   ...ASSETS_ACTIONS,
   ...SCRIPTS_ACTIONS,
 ];

@@ -4,9 +4,19 @@ import type { LiveAction } from "./framework/action.js";
 import account_credit_history from "../account/actions/credit_history.js";
 import account_credits from "../account/actions/credits.js";
 import account_limits from "../account/actions/limits.js";
+import images_generate from "../images/actions/generate.js";
+import instructions_generate from "../instructions/actions/generate.js";
+import instructions_generate_with_news from "../instructions/actions/generate_with_news.js";
+import music_generate from "../music/actions/generate.js";
+import music_get_task from "../music/actions/get_task.js";
+import playground_image_to_prompt from "../playground/actions/image_to_prompt.js";
+import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_ideas from "../scripts/actions/ideas.js";
+import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
+import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
 import videos_create from "../videos/actions/create.js";
 import videos_update from "../videos/actions/update.js";
 
@@ -14,9 +24,19 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   account_credit_history,
   account_credits,
   account_limits,
+  images_generate,
+  instructions_generate,
+  instructions_generate_with_news,
+  music_generate,
+  music_get_task,
+  playground_image_to_prompt,
+  playground_random_prompt,
   renders_create,
   renders_delete,
   renders_list,
+  scripts_ideas,
+  tools_generate_from_prompt,
+  tools_image_to_prompt,
   videos_create,
   videos_update,
 ];

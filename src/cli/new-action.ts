@@ -4,7 +4,7 @@
 // fails until the action's behaviour is written down; then regenerates the live-action list.
 // The declaration is moved as written (the TypeScript compiler finds it), so nothing is retyped.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { liveActionFiles, liveIndexSource } from "../actions/live-index.js";
@@ -41,7 +41,18 @@ await mkdir(path.dirname(actionFile), { recursive: true });
 await mkdir(path.dirname(testFile), { recursive: true });
 await writeFile(actionFile, actionSource);
 if (!existsSync(testFile)) await writeFile(testFile, testSource);
-await writeFile(catalogFile, remaining);
+if (/name: "/.test(remaining)) await writeFile(catalogFile, remaining);
+else {
+  // The family's last pending action: its catalog file goes, and catalog.ts stops importing it.
+  const catalogPath = path.join(root, "src/actions/catalog.ts");
+  const constant = /export const (\w+) = defineFamily/.exec(remaining)?.[1];
+  const catalog = (await readFile(catalogPath, "utf8"))
+    .split("\n")
+    .filter((line) => !(constant && (line.includes(`import { ${constant} }`) || line.trim() === `...${constant},`)))
+    .join("\n");
+  await writeFile(catalogPath, catalog);
+  await unlink(catalogFile);
+}
 await writeFile(path.join(root, "src/actions/live-actions.generated.ts"), liveIndexSource(liveActionFiles(path.join(root, "src"))));
 console.log(`wrote ${path.relative(root, actionFile)} and ${path.relative(root, testFile)}; moved the declaration out of src/actions/catalog/${family}.ts`);
 console.log("Next: declare its output, write run() and an example, write the test, then npm run generate.");

@@ -5,11 +5,14 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { OperationKind } from "../operations/kind.js";
+import type { ProviderRegistry } from "../providers/registry.js";
 
 export interface JobDependencies {
   prisma: PrismaClient;
   config: Config;
   outbound: OutboundGuard;
+  /** Models and local tools, by capability. */
+  providers: ProviderRegistry;
   /** The operation kinds this process runs, by kind (src/jobs/registry.ts). */
   operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */

@@ -8,6 +8,9 @@ import type { Tx } from "../db/transaction.js";
 import type { Operation, PrismaClient } from "../generated/prisma/client.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { FileService } from "../storage/from-config.js";
+import type { ProviderRegistry } from "../providers/registry.js";
+import type { ProviderAccess } from "../providers/recording.js";
+import type { CallMeta } from "../providers/types.js";
 
 export type OperationRow = Operation;
 
@@ -32,9 +35,12 @@ export interface OperationServices {
   config: Config;
   outbound: OutboundGuard;
   files: FileService;
+  providers: ProviderRegistry;
 }
 
-export interface OperationRunContext extends OperationServices {
+export interface OperationRunContext extends Omit<OperationServices, "providers"> {
+  /** Models and local tools; every call's usage is booked on the hold's ledger row. */
+  providers: ProviderAccess;
   operation: OperationRow;
   /** Aborted when the worker lost its lease (the operation was retaken or failed) or stops. */
   signal: AbortSignal;
@@ -47,6 +53,9 @@ export interface OperationRunContext extends OperationServices {
   /** A private working directory, removed once the attempt ends. */
   workDir(): Promise<string>;
 }
+
+/** What the providers' calls of an attempt used, booked on the hold's ledger row when it ends. */
+export type ProviderUsage = readonly CallMeta[];
 
 /** The ledger's side of an ending: what the operation kept, and what came back. */
 export interface Settlement {
@@ -71,7 +80,7 @@ export interface OperationKind<Input = unknown> {
   /** running → completed. */
   onComplete(tx: Tx, operation: OperationRow, settlement: Settlement, services: OperationServices): Promise<void>;
   /** running (or queued) → failed. */
-  onFail(tx: Tx, operation: OperationRow, failure: OperationFailure, settlement: Settlement): Promise<void>;
+  onFail(tx: Tx, operation: OperationRow, failure: OperationFailure, settlement: Settlement, services: OperationServices): Promise<void>;
   /** running → queued again, when a dead worker's lease ran out. */
   onRetake?(tx: Tx, operation: OperationRow): Promise<void>;
   /** queued → canceled. */

@@ -12,7 +12,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import type { Tx } from "../db/transaction.js";
 import { addCredits } from "../credits/ledger.js";
 import { newId } from "../ids.js";
-import type { OperationFailure, OperationKind, OperationOutcome, OperationRow, OperationServices, Settlement } from "./kind.js";
+import type { OperationFailure, OperationKind, OperationOutcome, OperationRow, OperationServices, ProviderUsage, Settlement } from "./kind.js";
 
 /** Longest error message kept on an operation. */
 const MAX_ERROR_MESSAGE = 2000;
@@ -67,6 +67,20 @@ async function settle(tx: Tx, operation: OperationRow, used: number, reason: "se
     });
   }
   return { creditsSpent, creditsRefunded };
+}
+
+/**
+ * Books what the providers used, and what the operation kept, on the ledger row of its hold (the
+ * queuing action's spend, which names the operation).
+ */
+async function bookUsage(tx: Tx, operation: OperationRow, usage: ProviderUsage, settlement: Settlement): Promise<void> {
+  const hold = await tx.creditTransaction.findFirst({
+    where: { workspace_id: operation.workspace_id, amount: { lt: 0 }, metadata: { path: ["operation_id"], equals: operation.operation_id } },
+    select: { transaction_id: true, metadata: true },
+  });
+  if (!hold) return; // a free operation, or one queued with a test key's rolled-back spend
+  const metadata = { ...(hold.metadata as Record<string, unknown>), credits_spent: settlement.creditsSpent, usage: [...(((hold.metadata as { usage?: unknown[] }).usage) ?? []), ...usage] };
+  await tx.creditTransaction.update({ where: { transaction_id: hold.transaction_id }, data: { metadata: metadata as Prisma.InputJsonValue } });
 }
 
 /** queued → running under this worker's lease; null when the operation is not (or no longer) queued. */
@@ -125,6 +139,7 @@ export async function completeOperation(
   workerId: string,
   outcome: OperationOutcome,
   services: OperationServices,
+  usage: ProviderUsage = [],
 ): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const [row] = await tx.operation.updateManyAndReturn({
@@ -143,6 +158,7 @@ export async function completeOperation(
     if (!row) return false;
     const settlement = await settle(tx, row, outcome.creditsSpent ?? row.credits_held, "settle");
     const [settled] = await tx.operation.updateManyAndReturn({ where: { operation_id: row.operation_id }, data: { credits_spent: settlement.creditsSpent } });
+    await bookUsage(tx, row, usage, settlement);
     await kind.onComplete(tx, settled!, settlement, services);
     return true;
   });
@@ -151,18 +167,21 @@ export async function completeOperation(
 interface FailCondition {
   /** Only while this worker holds it. */
   workerId?: string;
+  /** What the attempt's provider calls used. */
+  usage?: ProviderUsage;
   /** Only a running operation whose lease ran out before this time (the sweep). */
   leaseExpiredBefore?: Date;
 }
 
 /** running (or queued, for a job that cannot start) → failed, the hold released but for what was used. */
 export async function failOperation(
-  prisma: PrismaClient,
+  services: OperationServices,
   operationId: string,
   kind: OperationKind<unknown>,
   failure: OperationFailure,
   condition: FailCondition = {},
 ): Promise<boolean> {
+  const { prisma } = services;
   return prisma.$transaction(async (tx) => {
     const where: Prisma.OperationWhereInput = { operation_id: operationId };
     if (condition.workerId) Object.assign(where, heldBy(operationId, condition.workerId));
@@ -181,7 +200,8 @@ export async function failOperation(
     });
     if (!row) return false;
     const settlement = await settle(tx, row, row.credits_spent, "release");
-    await kind.onFail(tx, row, failure, settlement);
+    await bookUsage(tx, row, condition.usage ?? [], settlement);
+    await kind.onFail(tx, row, failure, settlement, services);
     return true;
   });
 }

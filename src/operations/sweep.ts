@@ -12,6 +12,7 @@ import { logger } from "../logger.js";
 import { OperationFailure } from "./kind.js";
 import { failOperation, retakeOperation } from "./store.js";
 import { enqueueOperation } from "./worker.js";
+import { fileServiceFor } from "../storage/from-config.js";
 
 /** Rows looked at per pass; the next pass takes the rest. */
 const BATCH = 200;
@@ -21,7 +22,7 @@ export const sweepOperationsJob: JobDefinition = defineJob({
   payload: z.strictObject({ request_id: z.string().optional() }),
   every: { milliseconds: (config) => config.operationSweepMs, payload: {} },
   attempts: 1,
-  async handler(_payload, { prisma, config, enqueue, operationKinds: known }) {
+  async handler(_payload, { prisma, config, outbound, providers, enqueue, operationKinds: known }) {
     const now = new Date();
     const expired = await prisma.operation.findMany({
       where: { status: "running", lease_expires_at: { lt: now } },
@@ -41,7 +42,8 @@ export const sweepOperationsJob: JobDefinition = defineJob({
         }
       } else {
         const failure = new OperationFailure("worker_lost", `The worker running this ${operation.kind.replace(/_/g, " ")} stopped before it finished, ${operation.attempts} times.`);
-        if (await failOperation(prisma, operation.operation_id, kind, failure, { leaseExpiredBefore: now })) failed++;
+        const services = { prisma, config, outbound, providers, files: await fileServiceFor(prisma, config) };
+        if (await failOperation(services, operation.operation_id, kind, failure, { leaseExpiredBefore: now })) failed++;
       }
     }
     const lost = await prisma.operation.findMany({

@@ -13,6 +13,8 @@ import { logger } from "../logger.js";
 import { runInRequestContext } from "../context/request-context.js";
 import { fileServiceFor, serviceBaseUrl } from "../storage/from-config.js";
 import { OperationFailure, type OperationKind, type OperationRow, type OperationRunContext } from "./kind.js";
+import { recordingUsage } from "../providers/recording.js";
+import type { CallMeta } from "../providers/types.js";
 import { claimOperation, completeOperation, failOperation, renewLease, saveCheckpoint, saveProgress, saveSpent } from "./store.js";
 
 /** How often, at most, progress is written while the work runs. */
@@ -94,7 +96,7 @@ export async function runOperation(operationId: string, dependencies: JobDepende
 }
 
 async function attempt(operationId: string, kind: OperationKind<unknown>, dependencies: JobDependencies): Promise<unknown> {
-  const { prisma, config, outbound } = dependencies;
+  const { prisma, config, outbound, providers } = dependencies;
   const leaseMs = config.operationLeaseMs;
   const operation = await claimOperation(prisma, operationId, kind, WORKER_ID, leaseMs);
   if (!operation) return { operation_id: operationId, skipped: "not queued" };
@@ -118,6 +120,7 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
     await kind.onProgress?.(prisma, operation, percent);
   });
   let workDir: string | undefined;
+  const usage: CallMeta[] = [];
   const checkLease = (held: boolean) => {
     if (!held) {
       loseLease();
@@ -131,6 +134,7 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
       config,
       outbound,
       files,
+      providers: recordingUsage(providers, usage),
       operation,
       signal: controller.signal,
       progress: (percent) => progress.report(percent),
@@ -141,13 +145,13 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
     const outcome = await kind.run(context, kind.input.parse(operation.input));
     await progress.settle();
     if (leaseLost) return { operation_id: operationId, skipped: "lease lost" };
-    const completed = await completeOperation(prisma, operation, kind, WORKER_ID, outcome, { prisma, config, outbound, files });
+    const completed = await completeOperation(prisma, operation, kind, WORKER_ID, outcome, { prisma, config, outbound, files, providers }, usage);
     return completed ? { operation_id: operationId, status: "completed" } : { operation_id: operationId, skipped: "lease lost" };
   } catch (error) {
     await progress.settle();
     if (leaseLost) return { operation_id: operationId, skipped: "lease lost" };
     const failure = asFailure(error, operationId);
-    await failOperation(prisma, operationId, kind, failure, { workerId: WORKER_ID });
+    await failOperation({ prisma, config, outbound, providers, files: await fileServiceFor(prisma, config) }, operationId, kind, failure, { workerId: WORKER_ID, usage });
     logger.info({ operation_id: operationId, kind: kind.kind, error_code: failure.code, error_message: failure.message }, "operation failed");
     return { operation_id: operationId, status: "failed", error_code: failure.code };
   } finally {

@@ -2,7 +2,9 @@
 // with a local-directory implementation (default) and an S3-compatible one, chosen from config
 // (from-config.ts). Files are named by keys such as `renders/<workspace>/<render_id>.mp4`; they are
 // served to clients only through signed, expiring URLs (signed-urls.ts, rest/files.ts).
+import os from "node:os";
 import path from "node:path";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 
 export interface StoredFile {
@@ -69,4 +71,16 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** The content type of a key, from its extension. */
 export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[path.extname(key).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** Stores bytes under a key (through a temporary file, which every storage takes). */
+export async function putBytes(storage: Storage, key: string, data: Uint8Array, contentType = contentTypeOf(key)): Promise<StoredFile> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), "cutroom-put-"));
+  try {
+    const file = path.join(directory, path.basename(key));
+    await writeFile(file, data);
+    return await storage.put(key, file, { contentType });
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 }

@@ -11,6 +11,7 @@ import { startService, type RunningService } from "../../src/service.js";
 import { createApiKey } from "../../src/auth/key-service.js";
 import { createWorkspace } from "../../src/workspaces/workspace-service.js";
 import type { NewKeyOptions } from "../../src/auth/key-service.js";
+import { startProviderStandIn, type ProviderStandIn } from "./provider-standin/index.js";
 
 export interface TestService {
   readonly url: string;
@@ -147,4 +148,31 @@ export async function createFixture(
   };
   const first = await newKey(options);
   return { workspaceId, keyId: first.keyId, key: first.key, client: first.client, newKey };
+}
+
+export interface StandInHandle {
+  readonly standIn: ProviderStandIn;
+}
+
+/**
+ * The provider stand-in for this test file, with every provider of the service pointed at it.
+ * Call it before useService(overrides): the service then starts with the stand-in's settings.
+ */
+export function useStandIn(overrides: Partial<Config>, extraEnv: Record<string, string> = {}): StandInHandle {
+  let standIn: ProviderStandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startProviderStandIn();
+    const config = loadConfig({ ...standIn.env(), ...extraEnv });
+    overrides.providers = config.providers;
+    overrides.outboundAllow = [...new Set([...(overrides.outboundAllow ?? []), ...config.outboundAllow])];
+  });
+  afterAll(async () => {
+    await standIn?.close();
+  });
+  return {
+    get standIn() {
+      if (!standIn) throw new Error("stand-in not started");
+      return standIn;
+    },
+  };
 }

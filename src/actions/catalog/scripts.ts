@@ -103,22 +103,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     purpose: "voices as `voice_ref` values",
   },
   {
-    name: "scripts.ideas",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      topic: prompt().min(1),
-      language: language().optional(),
-      format: label().optional(),
-      count: count().default(5),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "subject", unit_field: "count" },
-    weight: 2,
-    purpose: "subjects with angles; needs no `script_id`",
-  },
-  {
     name: "scripts.open",
     method: "GET",
     scopes: ["scripts:read"],

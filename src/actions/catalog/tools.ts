@@ -5,42 +5,10 @@ import {
 } from "./define.js";
 
 /** A MIME type such as `image/png`. */
-const mediaType = () => z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i).max(100);
-const base64 = () => z.string().min(1).max(BASE64_TEXT);
+export const mediaType = () => z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i).max(100);
+export const base64 = () => z.string().min(1).max(BASE64_TEXT);
 
 export const TOOLS_ACTIONS = defineFamily("tools", [
-  {
-    name: "tools.generate_from_prompt",
-    method: "POST",
-    scopes: ["videos:execute", "generations:execute"],
-    credits: true,
-    input: z.strictObject({
-      prompt: prompt().min(1),
-      model: modelRef().optional(),
-      size: label().optional(),
-      quality: label().optional(),
-    }),
-    price: { credits: 4, per: "call" },
-    weight: 5,
-    purpose: "draw one image from a text prompt and store it on the CDN; an image tool, not a video one",
-  },
-  {
-    name: "tools.image_to_prompt",
-    method: "POST",
-    scopes: ["generations:execute"],
-    credits: true,
-    input: requireOneOf(
-      z.strictObject({
-        image_base64: base64().optional(),
-        media_type: mediaType().optional(),
-        image_url: url().optional(),
-      }),
-      ["image_base64", "image_url"],
-    ),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "turn an image into a reusable prompt",
-  },
   {
     name: "tools.remove_background",
     method: "POST",

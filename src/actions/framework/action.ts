@@ -16,7 +16,8 @@ import type { Tx } from "../../db/transaction.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import type { PrismaClient } from "../../generated/prisma/client.js";
 import type { OperationKind, OperationRow } from "../../operations/kind.js";
-import type { Capability, CapabilityAdapters } from "../../providers/types.js";
+import type { Capability } from "../../providers/types.js";
+import type { ProviderAccess } from "../../providers/recording.js";
 import type { FileService } from "../../storage/from-config.js";
 import type { ActionDefinition } from "../catalog/define.js";
 import type { VIDEO_FIELDS } from "../catalog/define.js";
@@ -47,10 +48,8 @@ export interface TransactionContext extends CallContext {
   queueOperation<Input>(kind: OperationKind<Input>, operation: { subjectId: string; input: Input }): Promise<OperationRow>;
 }
 
-/** A provider capability as a model call sees it: each call's usage is recorded on the ledger entry. */
-export interface CallProviders {
-  get<C extends Capability>(capability: C): CapabilityAdapters[C];
-}
+/** The providers as a model call sees them: each call's usage is recorded on the ledger entry. */
+export type CallProviders = ProviderAccess;
 
 export interface ModelContext extends CallContext {
   /** Reads, outside any transaction. */
@@ -98,6 +97,12 @@ type Declaration<I extends InputSchema, O extends z.ZodObject> = Omit<ActionDefi
   readonly testMode?: ActionDefinition["testMode"];
   /** Provider capabilities the call uses: without a model for one, the call is refused before anything. */
   readonly uses?: readonly Capability[];
+  /**
+   * Checks the input can run here before anything is priced, held or written, in both modes (a
+   * test key learns the call is well formed): what the schema cannot say (the deployment's model,
+   * a record's state). Throws the refusal.
+   */
+  check?(context: PricingContext, input: InputOf<I>): Promise<void>;
   /** Price units the records decide (paragraphs to voice), counted before anything is written. */
   units?(context: PricingContext, input: InputOf<I>): Promise<number>;
   /** A valid call, built in the caller's workspace (required when the input has required fields). */
@@ -117,6 +122,7 @@ export type LiveAction = ActionDefinition &
   AnyRun & {
     readonly output: z.ZodObject;
     readonly uses?: readonly Capability[];
+    check?(context: PricingContext, input: Record<string, unknown>): Promise<void>;
     units?(context: PricingContext, input: Record<string, unknown>): Promise<number>;
     example?(setup: ExampleSetup): Promise<Record<string, unknown>>;
   };

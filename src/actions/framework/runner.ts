@@ -20,7 +20,8 @@ import { logger } from "../../logger.js";
 import { insertOperation } from "../../operations/store.js";
 import { enqueueOperation } from "../../operations/worker.js";
 import type { OperationRow } from "../../operations/kind.js";
-import type { CallMeta, Capability } from "../../providers/types.js";
+import type { CallMeta } from "../../providers/types.js";
+import { recordingUsage } from "../../providers/recording.js";
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { ActionDefinition } from "../catalog.js";
 import type { CallProviders, LiveAction, ModelContext, TransactionContext } from "./action.js";
@@ -76,6 +77,7 @@ export async function runAction(context: GraphQLContext, action: LiveAction, raw
       throw new ApiError("test_mode_unsupported", `${action.name} cannot be simulated with a test key: its cost and effects depend on work it would have to do.`);
     }
     assertCapabilities(context, action);
+    await action.check?.({ graphql: context, livemode: context.auth.livemode }, input);
     const counted = action.units ? await action.units({ graphql: context, livemode: context.auth.livemode }, input) : undefined;
     const cost = priceOf(action, input, counted);
     const body = action.mode === "model" ? await runModelCall(context, action, input, cost, unitsOf(action, input, counted)) : await runInTransaction(context, action, input, cost);
@@ -157,26 +159,10 @@ async function runFollowUps(action: ActionDefinition, work: (() => Promise<unkno
 // Model mode
 
 /** The providers as one call sees them: each answer's usage is collected for the ledger. */
-function recordingProviders(context: GraphQLContext, usage: CallMeta[]): CallProviders {
+function callProviders(context: GraphQLContext, usage: CallMeta[]): CallProviders {
   // The call's own view: with a test key it refuses every provider (the runner never lets one
   // through; this is the second lock).
-  const view = context.services.providers.forCall({ livemode: context.auth.livemode });
-  return {
-    get(capability: Capability) {
-      const adapter = view.get(capability) as unknown as Record<string, unknown>;
-      return new Proxy(adapter, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          if (typeof value !== "function") return value;
-          return async (...args: unknown[]) => {
-            const answer = (await (value as (...params: unknown[]) => Promise<unknown>).apply(target, args)) as { meta?: CallMeta } | undefined;
-            if (answer?.meta) usage.push(answer.meta);
-            return answer;
-          };
-        },
-      }) as never;
-    },
-  };
+  return recordingUsage(context.services.providers.forCall({ livemode: context.auth.livemode }), usage);
 }
 
 /** A test key's answer to a model call: validated and priced; nothing held, spent or called. */
@@ -256,7 +242,7 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
       cost,
       db: prisma,
       files: context.services.files,
-      providers: recordingProviders(context, usage),
+      providers: callProviders(context, usage),
       reference: (id) => (referenceId = id),
       ran: (count) => (ranUnits = count),
       commit: async (work) => {

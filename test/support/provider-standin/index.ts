@@ -41,6 +41,8 @@ export interface FailOptions {
   body?: unknown;
   /** Seconds, sent as Retry-After. */
   retryAfter?: number;
+  /** Requests to let through first (fail the second image of a batch, not the first). */
+  after?: number;
 }
 
 export interface ProviderStandIn {
@@ -67,7 +69,7 @@ export interface ProviderStandIn {
 }
 
 interface Pending {
-  failures: (FailOptions & { left: number })[];
+  failures: (FailOptions & { left: number; pass: number })[];
   delays: number[];
   answers: unknown[];
 }
@@ -120,7 +122,8 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
     const delay = controls.delays.shift();
     if (delay !== undefined) await sleep(delay);
     const failure = controls.failures[0];
-    if (failure) {
+    if (failure && failure.pass > 0) failure.pass--;
+    else if (failure) {
       if (--failure.left <= 0) controls.failures.shift();
       const message = failure.status === 429 ? "Rate limit reached; slow down." : `The stand-in failed this request with ${failure.status} on purpose.`;
       return answer({
@@ -195,13 +198,13 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
       jobs.clear();
     },
     failNext(route, options) {
-      pendingFor(route).failures.push({ ...options, left: options.times ?? 1 });
+      pendingFor(route).failures.push({ ...options, left: options.times ?? 1, pass: options.after ?? 0 });
     },
     slowNext(route, ms) {
       pendingFor(route).delays.push(ms);
     },
     rateLimitNext(route, { times = 1, retryAfter }) {
-      pendingFor(route).failures.push({ status: 429, retryAfter, left: times });
+      pendingFor(route).failures.push({ status: 429, retryAfter, left: times, pass: 0 });
     },
     answerNext(route, json) {
       pendingFor(route).answers.push(json);
