@@ -68,6 +68,8 @@ export function describeKeyAccess(auth: AuthContext, providers: ProviderRegistry
     actions,
     // Which provider capabilities this deployment can run, and what an operator sets otherwise.
     capabilities: providers.availability(),
+    // The models usable here with their price per unit (what a `model` input may name).
+    models: providers.catalog(),
     limits: REQUEST_LIMITS,
     graphql: "/graphql",
     openapi: `${API_BASE_PATH}/openapi.json`,

@@ -401,7 +401,7 @@ describe("discovery", () => {
     });
     expect((all.actions as Row[]).find((action) => action.name === "account.credits")).toMatchObject({ method: "GET", credits: false });
     expect((all.actions as Row[]).find((action) => action.name === "account.credits")).not.toHaveProperty("price");
-    expect((all.actions as Row[]).some((action) => action.name === "images.generate")).toBe(false);
+    expect((all.actions as Row[]).some((action) => action.name === "faceless.generate_story")).toBe(false);
 
     const limited = await full.newKey({ scopes: ["usage:read", "renders:read", "renders:write"] });
     const names = (expectOk(await limited.client.get("/api/v1")).actions as Row[]).map((action) => action.name);

@@ -42,11 +42,13 @@ export function scaffoldAction(source: string, name: string): Scaffold | undefin
       const bindings = statement.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) if (words.has(element.name.text)) defineImports.push(element.name.text);
     }
-    if (ts.isVariableStatement(statement) && !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) {
+    if (ts.isVariableStatement(statement)) {
+      const exported = statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
       for (const variable of statement.declarationList.declarations) {
-        if (ts.isIdentifier(variable.name) && words.has(variable.name.text)) {
+        if (ts.isIdentifier(variable.name) && words.has(variable.name.text) && !variable.name.text.endsWith("_ACTIONS")) {
           localHelpers.push(variable.name.text);
-          helperStatements.push(statement.getText(file));
+          // Exported from the family file when it is not yet.
+          if (!exported) helperStatements.push(statement.getText(file));
         }
       }
     }

@@ -47,5 +47,7 @@ describe("a capability with no model configured", () => {
     const actions = new Map((discovery.actions as Row[]).map((entry) => [entry.name, entry]));
     expect(actions.get("instructions.generate")).toMatchObject({ capabilities: ["text"], available: false, unavailable_capabilities: ["text"] });
     expect(actions.get("renders.create")).not.toHaveProperty("available");
+    // The priced catalog lists only what can run here: the local tools.
+    expect((discovery.models as Row[]).map((model) => model.ref).sort()).toEqual(["local/espeak-ng", "local/readability", "local/still"]);
   });
 });
