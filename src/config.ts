@@ -31,6 +31,8 @@ export interface Config {
   startingCredits: number;
   /** Days request-log entries are kept. */
   requestLogRetentionDays: number;
+  /** HTTP server limits: how long a client may take to send its headers, its whole request, and how long an idle keep-alive connection stays open; how many connections at once (docs/security.md). */
+  http: HttpServerLimits;
   /** Run the job workers in this process (npm start in development; npm run worker in production). */
   runWorkers: boolean;
   /** Hosts or CIDRs reachable by outbound fetches even when private, loopback or plain http. */
@@ -59,6 +61,13 @@ export interface Config {
   renderMediaTimeoutMs: number;
   /** How long ffmpeg may run for one render before it is stopped. */
   renderTimeoutMs: number;
+}
+
+export interface HttpServerLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 export interface S3Settings {
@@ -121,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousPerMinute: intFromEnv(env.CUTROOM_ANONYMOUS_PER_MINUTE, 120),
     startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
     requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
+    http: httpServerLimits(env),
     runWorkers: (env.CUTROOM_WORKERS ?? "in-process") !== "off",
     outboundAllow: (env.CUTROOM_OUTBOUND_ALLOW ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),
@@ -136,6 +146,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderMediaTimeoutMs: intFromEnv(env.CUTROOM_RENDER_MEDIA_TIMEOUT_MS, 30_000),
     renderTimeoutMs: intFromEnv(env.CUTROOM_RENDER_TIMEOUT_MS, 30 * 60_000),
   };
+}
+
+function httpServerLimits(env: NodeJS.ProcessEnv): HttpServerLimits {
+  const limits: HttpServerLimits = {
+    // Slow-header (slowloris) clients are cut off well before Node's 60 s default.
+    headersTimeoutMs: intFromEnv(env.CUTROOM_HTTP_HEADERS_TIMEOUT_MS, 10_000),
+    // The whole request, 5 MiB body included; Node's default is 300 s.
+    requestTimeoutMs: intFromEnv(env.CUTROOM_HTTP_REQUEST_TIMEOUT_MS, 30_000),
+    // Longer than the 60 s idle timeout of common load balancers, so they close first.
+    keepAliveTimeoutMs: intFromEnv(env.CUTROOM_HTTP_KEEP_ALIVE_TIMEOUT_MS, 65_000),
+    maxConnections: intFromEnv(env.CUTROOM_HTTP_MAX_CONNECTIONS, 1024),
+  };
+  if (Object.values(limits).some((value) => value <= 0)) throw new Error("CUTROOM_HTTP_* settings must be positive");
+  // Node refuses a headers timeout longer than the request timeout.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error("CUTROOM_HTTP_HEADERS_TIMEOUT_MS may not exceed CUTROOM_HTTP_REQUEST_TIMEOUT_MS");
+  return limits;
 }
 
 function storageKind(value: string | undefined): Config["storage"] {

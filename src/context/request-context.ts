@@ -22,6 +22,8 @@ export interface RequestContext {
   anonymousRateHeaders?: Record<string, string>;
   /** The response is a stored idempotent one. */
   idempotentReplay?: boolean;
+  /** The request body has been read (within the size cap); an answer before that closes the connection. */
+  bodyRead?: boolean;
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

@@ -24,7 +24,8 @@ import { createRestHandler } from "../../rest/handler.js";
 import { errorResponse, jsonResponse, methodNotAllowed } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
-import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
+import { MAX_BODY_BYTES } from "../../rest/body.js";
+import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "./request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 
@@ -50,6 +51,21 @@ function isGraphiQLPage(request: Request, url: URL): boolean {
 function graphqlErrorResponse(error: ApiError): Response {
   const body = errorEnvelope(error);
   return jsonResponse({ ...body, errors: [{ message: body.error.message, extensions: body.error }] }, error.status, error.headers);
+}
+
+/**
+ * graphql-yoga answers a few refusals with a bare status and no body (406 for an Accept it cannot
+ * serve, 415 for a body type it cannot read): they get the envelope like every other failure.
+ */
+function withGraphQLEnvelope(response: Response): Response {
+  if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
+  const error =
+    response.status === 406
+      ? new ApiError("unsupported_format", "GraphQL answers application/graphql-response+json, application/json, multipart/mixed or text/event-stream.", {
+          headers: { Accept: response.headers.get("accept") ?? "application/json" },
+        })
+      : new ApiError("invalid_request", `The GraphQL request cannot be read (${response.status}); send a JSON body with Content-Type: application/json.`);
+  return graphqlErrorResponse(error);
 }
 
 /** Codes of requests refused before they began executing (Stripe's rule for idempotency). */
@@ -97,7 +113,7 @@ export function createApp(dependencies: AppDependencies) {
   /** Runs the request once its guards passed; failures become responses here. */
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
-      if (url.pathname === "/graphql") return await graphql.fetch(request, { ...serverContext, graphqlContext } as never);
+      if (url.pathname === "/graphql") return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
       // Batch members go through the whole service again, from the same connection.
       return await rest(request, graphqlContext, (member) => handle(member, serverContext));
     } catch (error) {
@@ -105,9 +121,8 @@ export function createApp(dependencies: AppDependencies) {
     }
   }
 
-  async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext): Promise<Response> {
+  async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext, clientIp: string | undefined): Promise<Response> {
     const path = url.pathname;
-    const clientIp = serverContext.req?.socket.remoteAddress;
     if (path === `${API_BASE_PATH}/health`) {
       context.route = path;
       // Health is always 200 (contract 4.6): its address is counted and reported, never refused.
@@ -125,8 +140,10 @@ export function createApp(dependencies: AppDependencies) {
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
     if (!isGraphQL && !isRest) throw new ApiError("not_found", `No route ${request.method} ${path}.`);
     if (isGraphQL) context.route = "/graphql";
+    // OPTIONS stays yoga's (CORS preflight).
+    if (isGraphQL && !["GET", "POST", "OPTIONS"].includes(request.method)) throw methodNotAllowed(request.method, path, "GET, POST");
     if (isGraphQL && isGraphiQLPage(request, url)) return graphql.fetch(request, serverContext as never);
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw payloadTooLarge();
+    assertDeclaredLengthWithin(request, MAX_BODY_BYTES);
 
     const auth = await authenticateRequest(request, context, clientIp);
     context.auth = auth;
@@ -143,6 +160,10 @@ export function createApp(dependencies: AppDependencies) {
       // A refused request reports the quota standing too.
       await meter.loadQuota();
     }
+
+    // Only a request its key may make is read, and at most MAX_BODY_BYTES of it (chunked included).
+    request = await withBufferedBody(request, MAX_BODY_BYTES);
+    context.bodyRead = true;
 
     const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards, services: dependencies.services };
     const idempotencyKey = request.headers.get("idempotency-key");
@@ -171,6 +192,8 @@ export function createApp(dependencies: AppDependencies) {
   async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
     const url = new URL(request.url);
     const started = performance.now();
+    // Read once: the socket is gone once the client hangs up (a refused 28 MB upload, say).
+    const clientIp = serverContext.req?.socket?.remoteAddress;
     const context: RequestContext = {
       requestId: newId("request"),
       baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
@@ -178,7 +201,7 @@ export function createApp(dependencies: AppDependencies) {
     return runInRequestContext(context, async () => {
       let response: Response;
       try {
-        response = await route(request, url, context, serverContext);
+        response = await route(request, url, context, serverContext, clientIp);
       } catch (error) {
         // The client went away mid-request: nobody will read an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
@@ -195,6 +218,9 @@ export function createApp(dependencies: AppDependencies) {
       setHeaders(response, context.meter?.headers() ?? context.anonymousRateHeaders ?? {});
       const livemode = context.auth?.livemode ?? context.livemodeHint ?? true;
       if (!livemode) response.headers.set("X-Test-Mode", "true");
+      // Answered before its body was read (refused key, spent window, too large): close rather
+      // than drain a body nobody asked for.
+      if (carriesBody(request) && !context.bodyRead) response.headers.set("Connection", "close");
 
       guards.requestLog.record({
         logged_request_id: context.requestId,
@@ -206,7 +232,7 @@ export function createApp(dependencies: AppDependencies) {
         status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         error_code: context.errorCode ?? null,
-        ip: serverContext.req?.socket.remoteAddress ?? null,
+        ip: clientIp ?? null,
         user_agent: request.headers.get("user-agent")?.slice(0, 500) ?? null,
         idempotent_replay: context.idempotentReplay ?? false,
         request_livemode: livemode,
