@@ -33,6 +33,10 @@ export interface Config {
   requestLogRetentionDays: number;
   /** HTTP server limits: how long a client may take to send its headers, its whole request, and how long an idle keep-alive connection stays open; how many connections at once (docs/security.md). */
   http: HttpServerLimits;
+  /** How long an idempotent request holds its key's lock in Redis without renewing it (it renews while it runs): how soon a crashed request's key is free again. */
+  idempotencyLockMs: number;
+  /** Test only: a crash point (src/testing/fault-points.ts) the process kills itself at. */
+  faultPoint?: string;
   /** Run the job workers in this process (npm start in development; npm run worker in production). */
   runWorkers: boolean;
   /** Hosts or CIDRs reachable by outbound fetches even when private, loopback or plain http. */
@@ -131,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
     requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
     http: httpServerLimits(env),
+    idempotencyLockMs: intFromEnv(env.CUTROOM_IDEMPOTENCY_LOCK_MS, 10_000),
+    faultPoint: env.CUTROOM_FAULT_POINT || undefined,
     runWorkers: (env.CUTROOM_WORKERS ?? "in-process") !== "off",
     outboundAllow: (env.CUTROOM_OUTBOUND_ALLOW ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),

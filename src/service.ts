@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
 import { answerClientError } from "./http/client-errors.js";
+import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
@@ -29,6 +30,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config): Promise<RunningService> {
+  armFaultPoint(config.faultPoint);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, countQueries: config.countQueries });
   let redisHandle: RedisHandle | undefined;
   let redis: Redis | undefined;

@@ -10,7 +10,8 @@ import { ApiError } from "../errors/api-error.js";
 import { toApiError, errorEnvelope } from "../errors/envelope.js";
 import { ERROR_CODES, isErrorCode } from "../errors/codes.js";
 import { newId } from "../ids.js";
-import { runInRequestContext, type RequestContext } from "../context/request-context.js";
+import { currentRequestContext, runInRequestContext, type RequestContext } from "../context/request-context.js";
+import type { IdempotentRun } from "../guards/idempotent-run.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
 import type { AuthContext } from "../auth/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
@@ -114,8 +115,10 @@ export function createApp(dependencies: AppDependencies) {
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
       if (url.pathname === "/graphql") return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
-      // Batch members go through the whole service again, from the same connection.
-      return await rest(request, graphqlContext, (member) => handle(member, serverContext));
+      // Batch members go through the whole service again, from the same connection; their writes
+      // are steps of the batch's Idempotency-Key, if it has one.
+      const idempotency = currentRequestContext()?.idempotency;
+      return await rest(request, graphqlContext, (member) => handle(member, serverContext, idempotency));
     } catch (error) {
       return errorResponseFor(error, url.pathname);
     }
@@ -170,11 +173,13 @@ export function createApp(dependencies: AppDependencies) {
     if (idempotencyKey === null || !UNSAFE_METHODS.has(request.method)) return execute(request, url, graphqlContext, serverContext);
 
     const body = await request.clone().text();
-    const outcome = await guards.idempotency.begin(auth.keyId, idempotencyKey, fingerprintOf(request.method, url, body));
+    const outcome = await guards.idempotency.begin(auth.keyId, idempotencyKey, fingerprintOf(request.method, url, body), context.requestId);
     if (outcome.kind === "replay") {
       context.idempotentReplay = true;
       return outcome.response;
     }
+    // Every write transaction of the request (batch members' included) is a step of the key.
+    context.idempotency = outcome.run;
     const response = await execute(request, url, graphqlContext, serverContext);
     // Stored with the response, so a replay names the request that produced it.
     response.headers.set("X-Request-Id", context.requestId);
@@ -189,7 +194,7 @@ export function createApp(dependencies: AppDependencies) {
     for (const [name, value] of Object.entries(headers)) if (!response.headers.has(name)) response.headers.set(name, value);
   }
 
-  async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
+  async function handle(request: Request, serverContext: NodeServerContext, idempotency?: IdempotentRun): Promise<Response> {
     const url = new URL(request.url);
     const started = performance.now();
     // Read once: the socket is gone once the client hangs up (a refused 28 MB upload, say).
@@ -197,6 +202,7 @@ export function createApp(dependencies: AppDependencies) {
     const context: RequestContext = {
       requestId: newId("request"),
       baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
+      idempotency,
     };
     return runInRequestContext(context, async () => {
       let response: Response;
