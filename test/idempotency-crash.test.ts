@@ -14,6 +14,10 @@ import { openDatabase, type Database } from "../src/db/database.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { isolatedEnvironment } from "./support/service.js";
+import { startPrivateRedis } from "../src/redis/redis-server.js";
+import { loadConfig } from "../src/config.js";
+import { startService } from "../src/service.js";
+import path from "node:path";
 
 const environment = isolatedEnvironment("idem_crash");
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -191,4 +195,34 @@ describe("a retry after a crash writes nothing twice", () => {
     // The same key with another body is still a conflict, Redis or not.
     expect((await send(child, "POST", "/api/v1/videos", single.key, { video_name: "other" })).body.error.code).toBe("idempotency_conflict");
   }, 240_000);
+});
+
+describe("without Redis at all", () => {
+  it("still writes once and replays: PostgreSQL's record stands in for the lock", async () => {
+    const redis = await startPrivateRedis(path.join(environment.dataDir, "doomed-redis"));
+    const service = await startService({
+      ...loadConfig({}),
+      port: 0,
+      databaseUrl: environment.overrides.databaseUrl,
+      redisUrl: redis.url,
+      dataDir: environment.dataDir,
+      printStartupKey: false,
+      runWorkers: false,
+      rateLimits: { minute: 100_000, hour: 100_000, day: 100_000, credits_day: 100 },
+    });
+    try {
+      await redis.stop();
+      const child = { url: service.url } as Child;
+      const body = { video_name: `no-redis-${randomUUID().slice(0, 8)}` };
+      const first = await send(child, "POST", "/api/v1/videos", body.video_name, body);
+      expect(first.status, first.text).toBe(201);
+      const again = await send(child, "POST", "/api/v1/videos", body.video_name, body);
+      expect(again.replayed).toBe(true);
+      expect(again.text).toBe(first.text);
+      expect(await videosNamed(body.video_name)).toHaveLength(1);
+    } finally {
+      await service.stop();
+      await redis.stop();
+    }
+  });
 });

@@ -14,6 +14,7 @@ import type { Redis } from "ioredis";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../errors/api-error.js";
 import { reachFaultPoint } from "../testing/fault-points.js";
+import { logger } from "../logger.js";
 import type { IdempotentRun } from "./idempotent-run.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -93,10 +94,20 @@ export class IdempotencyService {
     return response;
   }
 
-  /** Takes the Redis lock and keeps renewing it until `release`. */
+  /**
+   * Takes the Redis lock and keeps renewing it until `release`. Without Redis the request runs
+   * unlocked: the step rows' primary key still lets only one attempt commit each write.
+   */
   private async lock(lockKey: string): Promise<(() => Promise<void>) | undefined> {
     const token = randomUUID();
-    if ((await this.redis.set(lockKey, token, "PX", this.options.lockMs, "NX")) !== "OK") return undefined;
+    let taken: string | null;
+    try {
+      taken = await this.redis.set(lockKey, token, "PX", this.options.lockMs, "NX");
+    } catch (error) {
+      logger.warn({ err: error }, "idempotency lock unavailable (Redis); running on PostgreSQL's guarantees alone");
+      return async () => undefined;
+    }
+    if (taken !== "OK") return undefined;
     const renew = setInterval(() => {
       this.redis.pexpire(lockKey, this.options.lockMs).catch(() => undefined);
     }, Math.max(100, Math.floor(this.options.lockMs / 3)));
