@@ -7,11 +7,17 @@ import { ApiError } from "../src/errors/api-error.js";
 import { parseOrThrow } from "../src/validation/issues.js";
 
 export const MAX_BATCH_MEMBERS = 20;
+/** The verbs a member may use: the ones any route of the API could answer (others get 405). */
+const MEMBER_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 const memberSchema = z.strictObject({
   id: z.string().min(1).max(200),
-  // Any verb: a wrong one is answered by its route (405), like a request of its own.
-  method: z.string().regex(/^[A-Za-z]+$/).transform((method) => method.toUpperCase()),
+  // Any HTTP verb: a wrong one is answered by its route (405), like a request of its own. Verbs a
+  // request cannot carry at all (CONNECT, TRACE and other inventions) are the member's 422.
+  method: z
+    .string()
+    .transform((method) => method.toUpperCase())
+    .pipe(z.enum(MEMBER_METHODS)),
   path: z.string().regex(/^\/v1\//, "a member path is written /v1/..."),
   body: z.record(z.string(), z.unknown()).optional(),
 });

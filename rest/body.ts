@@ -2,6 +2,7 @@
 // 413 payload_too_large past the cap.
 import { ApiError } from "../src/errors/api-error.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
+import { assertStorableJson } from "../src/validation/storable.js";
 
 /** Largest accepted request body (documented in docs/limits.md). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -22,11 +23,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw payloadTooLarge();
   if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw new ApiError("invalid_json", `The body is not valid JSON: ${(error as Error).message}`, {
       hint: "Send a JSON object with Content-Type: application/json.",
     });
   }
+  // Valid JSON can still hold what PostgreSQL refuses (NUL, lone surrogates) or nest deep enough
+  // to overflow a serialiser: a 422 naming the field, never a 500 later.
+  assertStorableJson(body);
+  return body;
 }

@@ -8,7 +8,7 @@ import type { GraphQLContext } from "../src/graphql/context.js";
 import { readJsonBody } from "./body.js";
 import { allowHeader, matchRoute, type MatchedRoute } from "./routes.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
-import { openApiPath, type PlatformOperation } from "../src/registry/operations.js";
+import { openApiPath, pathSegments, type PlatformOperation } from "../src/registry/operations.js";
 import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
@@ -23,6 +23,7 @@ import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
 import { currentRequestContext } from "../src/context/request-context.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
+import { assertStorableParam } from "../src/validation/storable.js";
 
 /** Names the route in the request log (`/api/v1/videos/{video_id}`). */
 function logRoute(pattern: string): void {
@@ -61,6 +62,23 @@ function routeNotFound(method: string, path: string): ApiError {
     );
   }
   return new ApiError("not_found", `No route ${method} ${API_BASE_PATH}${path}.`);
+}
+
+/** Query names and values reach SQL (filters, search, ids): none may hold what PostgreSQL refuses. */
+function assertStorableQuery(query: URLSearchParams): void {
+  for (const [name, value] of query) {
+    assertStorableParam(name, name);
+    assertStorableParam(name, value);
+  }
+}
+
+/** A path parameter (a record id) holding what PostgreSQL refuses is a 400 naming the parameter. */
+function assertStorablePathParams(path: string, route: MatchedRoute): void {
+  const pattern = pathSegments([...route.targets.values()][0]!.operation.path);
+  for (const [index, segment] of pathSegments(path).entries()) {
+    const name = pattern[index]?.startsWith(":") ? pattern[index]!.slice(1) : "path";
+    assertStorableParam(name, decodeURIComponent(segment));
+  }
 }
 
 export function createRestHandler(schema: GraphQLSchema) {
@@ -183,8 +201,13 @@ export function createRestHandler(schema: GraphQLSchema) {
   }
 
   return async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
-    const url = new URL(request.url);
-    const path = url.pathname.slice(API_BASE_PATH.length).replace(/\/+$/, "") || "/";
+    const requested = new URL(request.url);
+    const path = requested.pathname.slice(API_BASE_PATH.length).replace(/\/+$/, "") || "/";
+    // An empty segment (`/api/v1//videos`) names no route, even though the segments around it do.
+    if (path !== "/" && path.split("/").slice(1).includes("")) throw routeNotFound(request.method, path);
+    assertStorableQuery(requested.searchParams);
+    // Everything below (Sofa included) sees the canonical path: no trailing slash.
+    const url = new URL(`${API_BASE_PATH}${path === "/" ? "" : path}${requested.search}`, requested);
     const isRead = request.method === "GET" || request.method === "HEAD";
 
     if (path === "/batch") {
@@ -211,6 +234,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     }
     const route = matchRoute(path);
     if (!route) throw routeNotFound(request.method, path);
+    assertStorablePathParams(path, route);
     return handleRoute(request, url, path, route, context);
   };
 }

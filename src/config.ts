@@ -32,6 +32,12 @@ export interface Config {
   startingCredits: number;
   /** Days request-log entries are kept. */
   requestLogRetentionDays: number;
+  /** HTTP server limits: how long a client may take to send its headers, its whole request, and how long an idle keep-alive connection stays open; how many connections at once (docs/security.md). */
+  http: HttpServerLimits;
+  /** How long an idempotent request holds its key's lock in Redis without renewing it (it renews while it runs): how soon a crashed request's key is free again. */
+  idempotencyLockMs: number;
+  /** Test only: a crash point (src/testing/fault-points.ts) the process kills itself at. */
+  faultPoint?: string;
   /** Run the job workers in this process (npm start in development; npm run worker in production). */
   runWorkers: boolean;
   /** Hosts or CIDRs reachable by outbound fetches even when private, loopback or plain http. */
@@ -76,6 +82,13 @@ export interface Config {
   checkActionOutputs: boolean;
   /** AI models and local media tools: keys, the model of each capability, call limits (docs/providers.md). */
   providers: ProviderSettings;
+}
+
+export interface HttpServerLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 export interface S3Settings {
@@ -160,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousPerMinute: intFromEnv(env.CUTROOM_ANONYMOUS_PER_MINUTE, 120),
     startingCredits: intFromEnv(env.CUTROOM_STARTING_CREDITS, 1000),
     requestLogRetentionDays: intFromEnv(env.CUTROOM_REQUEST_LOG_RETENTION_DAYS, 30),
+    http: httpServerLimits(env),
+    idempotencyLockMs: intFromEnv(env.CUTROOM_IDEMPOTENCY_LOCK_MS, 10_000),
+    faultPoint: env.CUTROOM_FAULT_POINT || undefined,
     runWorkers: (env.CUTROOM_WORKERS ?? "in-process") !== "off",
     outboundAllow: (env.CUTROOM_OUTBOUND_ALLOW ?? "").split(",").map((entry) => entry.trim()).filter(Boolean),
     webhookRetrySeconds: numberList(env.CUTROOM_WEBHOOK_RETRY_SECONDS, DEFAULT_WEBHOOK_RETRY_SECONDS),
@@ -184,6 +200,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkActionOutputs: (env.CUTROOM_CHECK_OUTPUTS ?? (env.NODE_ENV === "production" ? "off" : "on")) !== "off",
     providers: parseProviderSettings(env),
   };
+}
+
+function httpServerLimits(env: NodeJS.ProcessEnv): HttpServerLimits {
+  const limits: HttpServerLimits = {
+    // Slow-header (slowloris) clients are cut off well before Node's 60 s default.
+    headersTimeoutMs: intFromEnv(env.CUTROOM_HTTP_HEADERS_TIMEOUT_MS, 10_000),
+    // The whole request, 5 MiB body included; Node's default is 300 s.
+    requestTimeoutMs: intFromEnv(env.CUTROOM_HTTP_REQUEST_TIMEOUT_MS, 30_000),
+    // Longer than the 60 s idle timeout of common load balancers, so they close first.
+    keepAliveTimeoutMs: intFromEnv(env.CUTROOM_HTTP_KEEP_ALIVE_TIMEOUT_MS, 65_000),
+    maxConnections: intFromEnv(env.CUTROOM_HTTP_MAX_CONNECTIONS, 1024),
+  };
+  if (Object.values(limits).some((value) => value <= 0)) throw new Error("CUTROOM_HTTP_* settings must be positive");
+  // Node refuses a headers timeout longer than the request timeout.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error("CUTROOM_HTTP_HEADERS_TIMEOUT_MS may not exceed CUTROOM_HTTP_REQUEST_TIMEOUT_MS");
+  return limits;
 }
 
 function storageKind(value: string | undefined): Config["storage"] {

@@ -9,6 +9,8 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
+import { answerClientError } from "./http/client-errors.js";
+import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
@@ -30,6 +32,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config): Promise<RunningService> {
+  armFaultPoint(config.faultPoint);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, countQueries: config.countQueries });
   let redisHandle: RedisHandle | undefined;
   let redis: Redis | undefined;
@@ -57,9 +60,19 @@ export async function startService(config: Config): Promise<RunningService> {
       services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config), providers, checkOutputs: config.checkActionOutputs },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
-    server = createServer(app);
-    // Keep-alive sockets must outlive typical client pools (and load balancers' 60 s).
-    server.keepAliveTimeout = 65_000;
+    // Timeouts and the connection limit are set on purpose (docs/security.md), not left to Node's
+    // defaults; timeouts are checked every second, so they bite close to their value.
+    server = createServer(
+      {
+        headersTimeout: config.http.headersTimeoutMs,
+        requestTimeout: config.http.requestTimeoutMs,
+        connectionsCheckingInterval: 1_000,
+      },
+      app,
+    );
+    server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+    server.maxConnections = config.http.maxConnections;
+    server.on("clientError", answerClientError(config.publicBaseUrl));
     await new Promise<void>((resolve, reject) => {
       server!.once("error", reject);
       server!.listen(config.port, config.host, () => resolve());

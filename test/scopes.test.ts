@@ -189,7 +189,9 @@ describe("GraphQL is guarded by the same scopes", () => {
     expectGraphQLInsufficientScope(await fixture.client.graphql("{ videos { data { video_id } } }"), ["videos:read"], ["folders:read"]);
 
     const allowed = await fixture.client.graphql("{ folders { object data { folder_id } } }");
-    expect(allowed.body).toEqual({ data: { folders: { object: "list", data: [] } } });
+    // Nothing but the data (and the cost report every operation carries).
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data).toEqual({ folders: { object: "list", data: [] } });
   });
 
   it("refuses mutations without write or delete and writes nothing", async () => {
@@ -217,7 +219,8 @@ describe("GraphQL is guarded by the same scopes", () => {
     );
 
     const allowed = await client.graphql('mutation($id: ID!) { update_folder(folder_id: $id, input: { folder_name: "renamed" }) { folder_name } }', { id: seeded.folderId });
-    expect(allowed.body).toEqual({ data: { update_folder: { folder_name: "renamed" } } });
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data).toEqual({ update_folder: { folder_name: "renamed" } });
 
     const rows = await prisma().video.findMany({ where: { workspace_id: owner.workspaceId }, select: { video_id: true, video_name: true } });
     expect(rows).toEqual([{ video_id: seeded.videoId, video_name: "Seed video" }]);

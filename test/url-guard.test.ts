@@ -3,10 +3,11 @@
 // registration (POST /api/v1/webhooks) on a service with no allow-list, where every refused URL is
 // a 422 naming the reason. The service runs no workers, so it shares the suite's database and Redis.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { OutboundFetchError, OutboundGuard, UrlBlockedError, isPublicAddress } from "../src/outbound/url-guard.js";
 import { createFixture, useService, type ApiResponse } from "./support/service.js";
+import { newId } from "../src/ids.js";
 
 const service = useService({ outboundAllow: [] });
 
@@ -228,6 +229,114 @@ describe("OutboundGuard with allow ['127.0.0.1']", () => {
   });
 });
 
+// ---- addresses in disguise ----------------------------------------------------------------------
+
+/** Every form that reaches (or embeds) a loopback, metadata or otherwise private address. */
+const DISGUISED = [
+  // IPv6 forms embedding an IPv4 address, classified by that address.
+  ["IPv4-compatible loopback", "https://[::127.0.0.1]/hook"],
+  ["IPv4-compatible loopback, hex", "https://[::7f00:1]/hook"],
+  ["IPv4-compatible metadata address", "https://[::169.254.169.254]/latest/meta-data/"],
+  ["IPv4-mapped metadata address", "https://[::ffff:169.254.169.254]/latest/meta-data/"],
+  ["SIIT (IPv4-translated) loopback", "https://[::ffff:0:127.0.0.1]/hook"],
+  ["NAT64 loopback (64:ff9b::/96)", "https://[64:ff9b::127.0.0.1]/hook"],
+  ["NAT64 metadata address", "https://[64:ff9b::a9fe:a9fe]/hook"],
+  ["local-use NAT64 (64:ff9b:1::/48)", "https://[64:ff9b:1::808:808]/hook"],
+  ["6to4 of loopback (2002::/16)", "https://[2002:7f00:1::1]/hook"],
+  ["6to4 of a private address", "https://[2002:a00:1::1]/hook"],
+  ["Teredo with a loopback client (2001::/32)", "https://[2001:0:808:808:0:0:80ff:fffe]/hook"],
+  ["Teredo with a private server", "https://[2001:0:a00:1:0:0:f7f7:f7f7]/hook"],
+  // Other IPv6 space that is not the public internet.
+  ["the unspecified address", "https://[::]/hook"],
+  ["site-local (fec0::/10)", "https://[fec0::1]/hook"],
+  ["unique-local (fc00::/7)", "https://[fd00::1]/hook"],
+  ["multicast (ff00::/8)", "https://[ff02::1]/hook"],
+  ["documentation (2001:db8::/32)", "https://[2001:db8::1]/hook"],
+  ["discard-only (100::/64)", "https://[100::1]/hook"],
+  // IPv4 spellings the URL parser turns into loopback or this host.
+  ["loopback in octal", "https://0177.0.0.1/hook"],
+  ["loopback in hex", "https://0x7f.0.0.1/hook"],
+  ["loopback in two parts", "https://127.1/hook"],
+  ["loopback with a trailing dot", "https://127.0.0.1./hook"],
+  ["0.0.0.0 written as 0", "https://0/hook"],
+  ["the metadata address in decimal", "https://2852039166/latest/meta-data/"],
+  // IPv4 blocks that are not public.
+  ["shared address space (100.64/10)", "https://100.64.0.1/hook"],
+  ["documentation (192.0.2/24)", "https://192.0.2.1/hook"],
+  ["benchmarking (198.18/15)", "https://198.18.0.1/hook"],
+  ["multicast (224/4)", "https://224.0.0.1/hook"],
+  ["broadcast", "https://255.255.255.255/hook"],
+] as const;
+
+describe("addresses in disguise", () => {
+  const guard = new OutboundGuard({ allow: [] });
+
+  it.each(DISGUISED)("refuses %s", async (_label, url) => {
+    expect(await blockReason(guard, url)).toBe("address_not_public");
+  });
+
+  it("refuses an IPv6 zone id, which only link-local addresses take", async () => {
+    expect(await blockReason(guard, "https://[fe80::1%25eth0]/hook")).toBe("invalid_url");
+    expect(isPublicAddress("fe80::1%eth0")).toBe(false);
+    expect(isPublicAddress("2606:4700:4700::1111%eth0")).toBe(false);
+  });
+
+  it("classifies embedded forms by the IPv4 address they carry: public ones stay public", () => {
+    for (const address of ["::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2001:0:808:808:0:0:f7f7:f7f7"]) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ["::7f00:1", "::a9fe:a9fe", "64:ff9b::7f00:1", "2002:7f00:1::", "2001:0:808:808:0:0:80ff:fffe", "2001:0:7f00:1:0:0:f7f7:f7f7"]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+  });
+
+  it("never connects to a disguised loopback address at fetch time, even with its port allowed", async () => {
+    let connections = 0;
+    const listener = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    // Dual stack: reachable as 127.0.0.1, ::1 and ::ffff:127.0.0.1.
+    await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      const portOpen = new OutboundGuard({ allow: [], allowedPorts: [port] });
+      for (const host of ["[::127.0.0.1]", "[::ffff:127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "0177.0.0.1", "127.1", "[::1]"]) {
+        expect(await fetchFailure(portOpen, `https://${host}:${port}/hook`), host).toBe("address_not_public");
+      }
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+});
+
+describe("allow-list matching", () => {
+  it("matches an address by what it reaches, whichever form the URL or the entry writes it in", async () => {
+    const receiver = await startReceiver(ok);
+    for (const entry of ["127.0.0.1", "::ffff:127.0.0.1", "::ffff:127.0.0.0/104", "127.0.0.0/8"]) {
+      const guard = new OutboundGuard({ allow: [entry] });
+      expect((await guard.fetch(`http://127.0.0.1:${receiver.port}/hook`)).status, entry).toBe(200);
+      expect((await guard.fetch(`http://[::ffff:127.0.0.1]:${receiver.port}/hook`)).status, entry).toBe(200);
+      // Neither form reaches beyond what the entry covers.
+      expect(await blockReason(guard, "https://[::ffff:169.254.169.254]/"), entry).toBe("address_not_public");
+      expect(await blockReason(guard, "https://10.0.0.1/"), entry).toBe("address_not_public");
+    }
+  });
+
+  it("does not let a broad IPv6 entry stand for all of IPv4", async () => {
+    const guard = new OutboundGuard({ allow: ["::ffff:0:0/95"] });
+    expect(await blockReason(guard, "https://169.254.169.254/")).toBe("address_not_public");
+  });
+
+  it("compares host names without case or a trailing dot", async () => {
+    const receiver = await startReceiver(ok);
+    const guard = new OutboundGuard({ allow: ["LocalHost."] });
+    expect(guard.checkUrl(`http://localhost:${receiver.port}/hook`).hostname).toBe("localhost");
+    expect(guard.checkUrl(`http://localhost.:${receiver.port}/hook`).hostname).toBe("localhost.");
+    // Another name that resolves to the same address is not on the list.
+    expect(await blockReason(guard, "http://127.0.0.1/hook")).toBe("scheme_not_allowed");
+  });
+});
+
 // ---- at registration ---------------------------------------------------------------------------
 
 function expectUrlRefused(response: ApiResponse, reason: string) {
@@ -266,6 +375,24 @@ describe("POST /api/v1/webhooks on a service with no allow-list", () => {
     expect(receiver.hits).toHaveLength(0);
     // This database is shared with the suite: leave no endpoint at a real public address behind.
     expect((await client.delete(`/api/v1/webhooks/${created.body.endpoint_id}`)).status).toBe(200);
+  });
+
+  it.each(DISGUISED.filter(([label]) => /compatible|mapped|NAT64|6to4|Teredo|metadata|octal|hex|decimal/.test(label)))("refuses %s (url.address_not_public) and registers nothing", async (_label, url) => {
+    const { client, workspaceId } = await createFixture(service);
+    expectUrlRefused(await client.post("/api/v1/webhooks", { url, events: ["*"] }), "address_not_public");
+    expect(await service.service.database.prisma.webhookEndpoint.count({ where: { workspace_id: workspaceId } })).toBe(0);
+  });
+
+  it("refuses at send time an endpoint stored before its address was known to be private: POST /webhooks/{id}/test connects nowhere", async () => {
+    const { client, workspaceId } = await createFixture(service);
+    for (const url of ["https://[::127.0.0.1]/hook", "https://[::169.254.169.254]/latest/meta-data/", "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::1]/hook"]) {
+      const endpointId = newId("webhook_endpoint");
+      // As if registered under the old guard: the row is written directly.
+      await service.service.database.prisma.webhookEndpoint.create({ data: { endpoint_id: endpointId, workspace_id: workspaceId, url, events: ["*"], signing_secret: "whsec_test" } });
+      const test = await client.post(`/api/v1/webhooks/${endpointId}/test`);
+      expect(test.status, test.text).toBe(200);
+      expect(test.body, url).toMatchObject({ object: "webhook_test", succeeded: false, status_code: null, error: "address_not_public" });
+    }
   });
 
   it("accepts an https URL on a public address", async () => {

@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthContext } from "../auth/auth-context.js";
 import type { RequestMeter } from "../guards/meter.js";
+import type { IdempotentRun } from "../guards/idempotent-run.js";
 
 export interface RequestContext {
   requestId: string;
@@ -22,6 +23,10 @@ export interface RequestContext {
   anonymousRateHeaders?: Record<string, string>;
   /** The response is a stored idempotent one. */
   idempotentReplay?: boolean;
+  /** The request runs under an Idempotency-Key: its write transactions are the key's steps. */
+  idempotency?: IdempotentRun;
+  /** The request body has been read (within the size cap); an answer before that closes the connection. */
+  bodyRead?: boolean;
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

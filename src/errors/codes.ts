@@ -20,11 +20,15 @@ export const ERROR_CODES = {
   not_found: { status: 404, type: "not_found_error", retryable: false },
   method_not_allowed: { status: 405, type: "invalid_request_error", retryable: false },
   unsupported_format: { status: 406, type: "invalid_request_error", retryable: false },
+  /** Beyond the contract's table: the client did not send its whole request in time (server timeouts). */
+  request_timeout: { status: 408, type: "invalid_request_error", retryable: false },
   conflict: { status: 409, type: "conflict_error", retryable: true },
   idempotency_conflict: { status: 409, type: "conflict_error", retryable: false },
   idempotency_in_progress: { status: 409, type: "conflict_error", retryable: true },
   payload_too_large: { status: 413, type: "invalid_request_error", retryable: false },
   validation_failed: { status: 422, type: "validation_error", retryable: false },
+  /** Beyond the contract's table: the request line and headers exceed the server's 16 KiB. */
+  request_header_fields_too_large: { status: 431, type: "invalid_request_error", retryable: false },
   rate_limit_exceeded: { status: 429, type: "rate_limit_error", retryable: true },
   quota_exceeded: { status: 429, type: "rate_limit_error", retryable: false },
   internal_error: { status: 500, type: "api_error", retryable: true },

@@ -5,6 +5,7 @@ import type { ExecutionResult, GraphQLError } from "graphql";
 import { getSchema } from "./schema.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
+import { graphqlGuardPlugins } from "./guard-plugins.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
@@ -38,6 +39,7 @@ export function createGraphQLHandler() {
     maskedErrors: false,
     logging: false,
     context: ({ graphqlContext }) => graphqlContext,
-    plugins: [useServiceErrors],
+    // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
+    plugins: [useServiceErrors, ...graphqlGuardPlugins()],
   });
 }

@@ -13,14 +13,14 @@ export interface Guards {
   quotas: QuotaService;
   idempotency: IdempotencyService;
   requestLog: RequestLogWriter;
-  config: Pick<Config, "rateLimits" | "rateWindowSeconds" | "anonymousPerMinute">;
+  config: Pick<Config, "rateLimits" | "rateWindowSeconds" | "anonymousPerMinute" | "idempotencyLockMs">;
 }
 
 export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards["config"]): Guards {
   return {
     rateLimits: new RateLimitService({ redis, windowSeconds: config.rateWindowSeconds, anonymousPerMinute: config.anonymousPerMinute }),
     quotas: new QuotaService(redis),
-    idempotency: new IdempotencyService(redis),
+    idempotency: new IdempotencyService(redis, prisma, { lockMs: config.idempotencyLockMs }),
     requestLog: new RequestLogWriter(prisma),
     config,
   };

@@ -2,7 +2,7 @@
 // headers) and its quota standing. Handlers that weigh more than one unit (exports, bulk) or
 // spend credits charge the difference through it before doing the work.
 import type { RateLimits, RateWindow } from "../config.js";
-import { keyPolicy, rateLimitHeaders, type RateLimitService, type WindowStanding } from "./rate-limit.js";
+import { keyPolicy, rateLimitHeaders, tightestOf, type RateLimitService, type WindowStanding } from "./rate-limit.js";
 import { quotaHeaders, type KeyQuota, type QuotaService, type QuotaStanding } from "./quota.js";
 
 export class RequestMeter {
@@ -35,6 +35,11 @@ export class RequestMeter {
   /** Shows the quota standing even on requests that did not count against it. */
   async loadQuota(): Promise<void> {
     if (this.keyQuota && !this.quota) this.quota = await this.services.quotas.standing(this.keyId, this.keyQuota);
+  }
+
+  /** The tightest window this request counted against (least remaining, then the shortest): what its headers report. */
+  tightestWindow(): WindowStanding | undefined {
+    return tightestOf([...this.standings.values()]);
   }
 
   headers(): Record<string, string> {

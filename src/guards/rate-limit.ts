@@ -117,8 +117,8 @@ export interface PolicyEntry {
  * X-RateLimit-Policy lists every window that applies (the consumed ones when none are given).
  */
 export function rateLimitHeaders(consumed: WindowStanding[], policy: PolicyEntry[] = consumed): Record<string, string> {
-  if (consumed.length === 0) return {};
-  const tightest = [...consumed].sort((a, b) => a.remaining - b.remaining || a.seconds - b.seconds)[0]!;
+  const tightest = tightestOf(consumed);
+  if (!tightest) return {};
   return {
     "X-RateLimit-Limit": String(tightest.limit),
     "X-RateLimit-Remaining": String(tightest.remaining),
@@ -126,6 +126,11 @@ export function rateLimitHeaders(consumed: WindowStanding[], policy: PolicyEntry
     "X-RateLimit-Window": tightest.window,
     "X-RateLimit-Policy": policy.map((entry) => `${entry.limit};w=${entry.seconds}${entry.window === "credits_day" ? ';name="credits"' : ""}`).join(", "),
   };
+}
+
+/** The window a request's standing is reported by: least remaining, then the shortest. */
+export function tightestOf(consumed: readonly WindowStanding[]): WindowStanding | undefined {
+  return [...consumed].sort((a, b) => a.remaining - b.remaining || a.seconds - b.seconds)[0];
 }
 
 export function keyPolicy(limits: RateLimits, windowSeconds: Record<RateWindow, number>): PolicyEntry[] {

@@ -10,7 +10,8 @@ import { ApiError } from "../errors/api-error.js";
 import { toApiError, errorEnvelope } from "../errors/envelope.js";
 import { ERROR_CODES, isErrorCode } from "../errors/codes.js";
 import { newId } from "../ids.js";
-import { runInRequestContext, type RequestContext } from "../context/request-context.js";
+import { currentRequestContext, runInRequestContext, type RequestContext } from "../context/request-context.js";
+import type { IdempotentRun } from "../guards/idempotent-run.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
 import type { AuthContext } from "../auth/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
@@ -24,7 +25,8 @@ import { createRestHandler } from "../../rest/handler.js";
 import { errorResponse, jsonResponse, methodNotAllowed } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
-import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
+import { MAX_BODY_BYTES } from "../../rest/body.js";
+import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "./request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 
@@ -50,6 +52,21 @@ function isGraphiQLPage(request: Request, url: URL): boolean {
 function graphqlErrorResponse(error: ApiError): Response {
   const body = errorEnvelope(error);
   return jsonResponse({ ...body, errors: [{ message: body.error.message, extensions: body.error }] }, error.status, error.headers);
+}
+
+/**
+ * graphql-yoga answers a few refusals with a bare status and no body (406 for an Accept it cannot
+ * serve, 415 for a body type it cannot read): they get the envelope like every other failure.
+ */
+function withGraphQLEnvelope(response: Response): Response {
+  if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
+  const error =
+    response.status === 406
+      ? new ApiError("unsupported_format", "GraphQL answers application/graphql-response+json, application/json, multipart/mixed or text/event-stream.", {
+          headers: { Accept: response.headers.get("accept") ?? "application/json" },
+        })
+      : new ApiError("invalid_request", `The GraphQL request cannot be read (${response.status}); send a JSON body with Content-Type: application/json.`);
+  return graphqlErrorResponse(error);
 }
 
 /** Codes of requests refused before they began executing (Stripe's rule for idempotency). */
@@ -97,17 +114,18 @@ export function createApp(dependencies: AppDependencies) {
   /** Runs the request once its guards passed; failures become responses here. */
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
-      if (url.pathname === "/graphql") return await graphql.fetch(request, { ...serverContext, graphqlContext } as never);
-      // Batch members go through the whole service again, from the same connection.
-      return await rest(request, graphqlContext, (member) => handle(member, serverContext));
+      if (url.pathname === "/graphql") return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
+      // Batch members go through the whole service again, from the same connection; their writes
+      // are steps of the batch's Idempotency-Key, if it has one.
+      const idempotency = currentRequestContext()?.idempotency;
+      return await rest(request, graphqlContext, (member) => handle(member, serverContext, idempotency));
     } catch (error) {
       return errorResponseFor(error, url.pathname);
     }
   }
 
-  async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext): Promise<Response> {
+  async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext, clientIp: string | undefined): Promise<Response> {
     const path = url.pathname;
-    const clientIp = serverContext.req?.socket.remoteAddress;
     if (path === `${API_BASE_PATH}/health`) {
       context.route = path;
       // Health is always 200 (contract 4.6): its address is counted and reported, never refused.
@@ -125,8 +143,10 @@ export function createApp(dependencies: AppDependencies) {
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
     if (!isGraphQL && !isRest) throw new ApiError("not_found", `No route ${request.method} ${path}.`);
     if (isGraphQL) context.route = "/graphql";
+    // OPTIONS stays yoga's (CORS preflight).
+    if (isGraphQL && !["GET", "POST", "OPTIONS"].includes(request.method)) throw methodNotAllowed(request.method, path, "GET, POST");
     if (isGraphQL && isGraphiQLPage(request, url)) return graphql.fetch(request, serverContext as never);
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw payloadTooLarge();
+    assertDeclaredLengthWithin(request, MAX_BODY_BYTES);
 
     const auth = await authenticateRequest(request, context, clientIp);
     context.auth = auth;
@@ -144,16 +164,22 @@ export function createApp(dependencies: AppDependencies) {
       await meter.loadQuota();
     }
 
+    // Only a request its key may make is read, and at most MAX_BODY_BYTES of it (chunked included).
+    request = await withBufferedBody(request, MAX_BODY_BYTES);
+    context.bodyRead = true;
+
     const graphqlContext: GraphQLContext = { prisma: dependencies.prisma, auth, requestId: context.requestId, guards, services: dependencies.services };
     const idempotencyKey = request.headers.get("idempotency-key");
     if (idempotencyKey === null || !UNSAFE_METHODS.has(request.method)) return execute(request, url, graphqlContext, serverContext);
 
     const body = await request.clone().text();
-    const outcome = await guards.idempotency.begin(auth.keyId, idempotencyKey, fingerprintOf(request.method, url, body));
+    const outcome = await guards.idempotency.begin(auth.keyId, idempotencyKey, fingerprintOf(request.method, url, body), context.requestId);
     if (outcome.kind === "replay") {
       context.idempotentReplay = true;
       return outcome.response;
     }
+    // Every write transaction of the request (batch members' included) is a step of the key.
+    context.idempotency = outcome.run;
     const response = await execute(request, url, graphqlContext, serverContext);
     // Stored with the response, so a replay names the request that produced it.
     response.headers.set("X-Request-Id", context.requestId);
@@ -168,17 +194,20 @@ export function createApp(dependencies: AppDependencies) {
     for (const [name, value] of Object.entries(headers)) if (!response.headers.has(name)) response.headers.set(name, value);
   }
 
-  async function handle(request: Request, serverContext: NodeServerContext): Promise<Response> {
+  async function handle(request: Request, serverContext: NodeServerContext, idempotency?: IdempotentRun): Promise<Response> {
     const url = new URL(request.url);
     const started = performance.now();
+    // Read once: the socket is gone once the client hangs up (a refused 28 MB upload, say).
+    const clientIp = serverContext.req?.socket?.remoteAddress;
     const context: RequestContext = {
       requestId: newId("request"),
       baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
+      idempotency,
     };
     return runInRequestContext(context, async () => {
       let response: Response;
       try {
-        response = await route(request, url, context, serverContext);
+        response = await route(request, url, context, serverContext, clientIp);
       } catch (error) {
         // The client went away mid-request: nobody will read an answer, and it is not a fault.
         if (request.signal?.aborted) return new Response(null, { status: 499 });
@@ -195,6 +224,9 @@ export function createApp(dependencies: AppDependencies) {
       setHeaders(response, context.meter?.headers() ?? context.anonymousRateHeaders ?? {});
       const livemode = context.auth?.livemode ?? context.livemodeHint ?? true;
       if (!livemode) response.headers.set("X-Test-Mode", "true");
+      // Answered before its body was read (refused key, spent window, too large): close rather
+      // than drain a body nobody asked for.
+      if (carriesBody(request) && !context.bodyRead) response.headers.set("Connection", "close");
 
       guards.requestLog.record({
         logged_request_id: context.requestId,
@@ -206,7 +238,7 @@ export function createApp(dependencies: AppDependencies) {
         status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         error_code: context.errorCode ?? null,
-        ip: serverContext.req?.socket.remoteAddress ?? null,
+        ip: clientIp ?? null,
         user_agent: request.headers.get("user-agent")?.slice(0, 500) ?? null,
         idempotent_replay: context.idempotentReplay ?? false,
         request_livemode: livemode,

@@ -1,7 +1,9 @@
 // Retention, hourly: request-log entries older than the configured days; webhook deliveries (and
-// their attempts) older than 7 days; delivered events older than 30 days.
+// their attempts) older than 7 days; delivered events older than 30 days; idempotency records
+// (and their steps) past the 24-hour window.
 import { z } from "zod";
 import { defineJob } from "../jobs/job.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../guards/idempotency.js";
 
 /** Contract 8: delivery log retention. */
 const DELIVERY_RETENTION_MS = 7 * 86_400_000;
@@ -18,6 +20,7 @@ export const pruneJob = defineJob({
     const { count } = await prisma.requestLog.deleteMany({ where: { created_at: { lt: cutoff } } });
     const deliveries = await prisma.webhookDelivery.deleteMany({ where: { created_at: { lt: new Date(Date.now() - DELIVERY_RETENTION_MS) } } });
     const events = await prisma.outboxEvent.deleteMany({ where: { dispatched_at: { not: null }, created_at: { lt: new Date(Date.now() - EVENT_RETENTION_MS) } } });
-    return { request_logs_deleted: count, deliveries_deleted: deliveries.count, events_deleted: events.count, cutoff: cutoff.toISOString() };
+    const idempotency = await prisma.idempotencyRecord.deleteMany({ where: { created_at: { lt: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } } });
+    return { request_logs_deleted: count, deliveries_deleted: deliveries.count, events_deleted: events.count, idempotency_records_deleted: idempotency.count, cutoff: cutoff.toISOString() };
   },
 });

@@ -3,6 +3,9 @@
 // allow-list (CUTROOM_OUTBOUND_ALLOW: hosts or CIDRs, e.g. 127.0.0.1,::1 in tests). The address
 // check runs inside the connection's own DNS lookup, so the address checked is the address
 // connected to (no DNS rebinding). Redirects are never followed; time and size are capped.
+// "Public" is an allow rule, not a deny list of ranges (docs/security.md): IPv4 outside the
+// special-purpose blocks, IPv6 in global unicast outside its special blocks, and IPv6 forms that
+// carry an IPv4 address (mapped, compatible, SIIT, NAT64, 6to4, Teredo) judged by that address.
 import http from "node:http";
 import https from "node:https";
 import dns from "node:dns";
@@ -59,25 +62,115 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** Callers name their purpose in their own user agent (webhooks, renders); this is the fallback. */
 const DEFAULT_USER_AGENT = "Cutroom/1";
 
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
 interface AllowEntry {
   host?: string;
-  range?: [ipaddr.IPv4 | ipaddr.IPv6, number];
+  range?: [Address, number];
+}
+
+/**
+ * IPv4 blocks that are not the public internet (IANA special-purpose registry): this host,
+ * private, shared (CGNAT), loopback, link-local (cloud metadata), protocol assignments,
+ * documentation, benchmarking, 6to4 relays, multicast, reserved and broadcast.
+ */
+const NON_PUBLIC_V4 = [
+  "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24",
+  "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24", "192.168.0.0/16", "192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24",
+  "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
+
+/** Only global unicast (2000::/3) can be public IPv6 ... */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+/** ... minus IETF protocol assignments (2001::/23, Teredo aside), documentation and SRv6 SIDs. */
+const NON_PUBLIC_V6 = ["2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16"].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
+const V6 = (cidr: string) => ipaddr.IPv6.parseCIDR(cidr);
+/** IPv6 forms that carry an IPv4 address in their last 32 bits and reach that address. */
+const LAST_32_BITS_V4 = [V6("::ffff:0:0/96") /* mapped */, V6("::/96") /* compatible */, V6("::ffff:0:0:0/96") /* SIIT */, V6("64:ff9b::/96") /* NAT64 */];
+/** Local-use NAT64 (RFC 8215): translated inside someone's network, to an address whose place in it depends on the prefix length. */
+const LOCAL_NAT64 = V6("64:ff9b:1::/48");
+const SIX_TO_FOUR = V6("2002::/16");
+const TEREDO = V6("2001::/32");
+
+function ipv4FromBytes(bytes: readonly number[]): ipaddr.IPv4 {
+  return new ipaddr.IPv4([bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!]);
+}
+
+/**
+ * The IPv4 addresses an IPv6 address embeds, by the form it is written in: IPv4-mapped,
+ * IPv4-compatible, SIIT and NAT64 (last 32 bits), 6to4 (bits 16-47) and Teredo (the server in
+ * bits 32-63 and the client, inverted, in the last 32). Undefined when it embeds none.
+ */
+export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = address.toByteArray();
+  if (LAST_32_BITS_V4.some(([range, bits]) => address.match(range, bits))) return [ipv4FromBytes(bytes.slice(12))];
+  if (address.match(...SIX_TO_FOUR)) return [ipv4FromBytes(bytes.slice(2, 6))];
+  if (address.match(...TEREDO)) return [ipv4FromBytes(bytes.slice(4, 8)), ipv4FromBytes(bytes.slice(12).map((byte) => byte ^ 0xff))];
+  return undefined;
+}
+
+function isPublicIPv4(address: ipaddr.IPv4): boolean {
+  return !NON_PUBLIC_V4.some(([range, bits]) => address.match(range, bits));
+}
+
+function parseAddress(address: string): Address | undefined {
+  try {
+    return ipaddr.parse(address);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Is this address on the public internet? IPv4 outside the special-purpose blocks; IPv6 that
+ * embeds IPv4 only if every embedded address is public; other IPv6 only in global unicast outside
+ * its special blocks. Anything unparsable, or scoped to an interface (a zone id), is not.
+ */
+export function isPublicAddress(address: string): boolean {
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  if (parsed.kind() === "ipv4") return isPublicIPv4(parsed as ipaddr.IPv4);
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.zoneId) return false;
+  if (v6.match(...LOCAL_NAT64)) return false;
+  const embedded = embeddedIPv4(v6);
+  if (embedded) return embedded.every(isPublicIPv4);
+  return v6.match(...GLOBAL_UNICAST_V6) && !NON_PUBLIC_V6.some(([range, bits]) => v6.match(range, bits));
+}
+
+/**
+ * The address a connection to `address` really reaches, for allow-list matching: an IPv6 form
+ * that reaches an IPv4 address directly (mapped, compatible, SIIT, NAT64) is that IPv4 address.
+ */
+function reachedAddress(address: Address): Address {
+  if (address.kind() === "ipv4") return address;
+  const v6 = address as ipaddr.IPv6;
+  return LAST_32_BITS_V4.some(([range, bits]) => v6.match(range, bits)) ? ipv4FromBytes(v6.toByteArray().slice(12)) : v6;
+}
+
+/** An allow-list CIDR in an IPv4-carrying IPv6 form is the IPv4 range it covers (when it covers only such addresses). */
+function reachedRange([range, bits]: [Address, number]): [Address, number] {
+  const reached = reachedAddress(range);
+  if (reached === range) return [range, bits];
+  return bits >= 96 ? [reached, bits - 96] : [range, bits];
+}
+
+/** A host name as the allow-list compares it: lower case, without brackets or a trailing dot. */
+function hostKey(host: string): string {
+  return host.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
 }
 
 function parseAllow(entries: readonly string[]): AllowEntry[] {
-  return entries.map((raw) => raw.trim().toLowerCase()).filter(Boolean).map((entry) => {
+  return entries.map(hostKey).filter(Boolean).map((entry) => {
     try {
-      if (entry.includes("/")) return { range: ipaddr.parseCIDR(entry) };
-      const address = ipaddr.parse(entry.replace(/^\[|\]$/g, ""));
-      return { range: [address, address.kind() === "ipv4" ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number] };
+      if (entry.includes("/")) return { range: reachedRange(ipaddr.parseCIDR(entry)) };
+      const address = reachedAddress(ipaddr.parse(entry));
+      return { range: [address, address.kind() === "ipv4" ? 32 : 128] as [Address, number] };
     } catch {
       return { host: entry };
     }
   });
-}
-
-function normalise(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
-  return ipaddr.process(address);
 }
 
 /** A host as written in a URL, without IPv6 brackets. */
@@ -90,15 +183,6 @@ function elapsedSince(started: number): number {
   return Math.round((performance.now() - started) * 100) / 100;
 }
 
-/** Only plain public unicast addresses count as public. */
-export function isPublicAddress(address: string): boolean {
-  try {
-    return normalise(address).range() === "unicast";
-  } catch {
-    return false;
-  }
-}
-
 export class OutboundGuard {
   private readonly allow: AllowEntry[];
   private readonly ports: Set<number>;
@@ -109,28 +193,24 @@ export class OutboundGuard {
   }
 
   /** Is the host named on the allow-list (as a name, not as an address)? */
-  private hostListed(bare: string): boolean {
-    const host = bare.toLowerCase();
-    return this.allow.some((entry) => entry.host === host);
+  private hostListed(host: string): boolean {
+    const key = hostKey(host);
+    return this.allow.some((entry) => entry.host === key);
   }
 
   private hostAllowed(host: string): boolean {
-    const bare = unbracket(host.toLowerCase());
-    return this.hostListed(bare) || this.addressAllowed(bare);
+    return this.hostListed(host) || this.addressAllowed(unbracket(host));
   }
 
+  /** Is the address on the allow-list, compared by the address a connection to it reaches? */
   private addressAllowed(address: string): boolean {
-    let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-    try {
-      parsed = normalise(address);
-    } catch {
-      return false;
-    }
+    const parsed = parseAddress(address);
+    if (!parsed || (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).zoneId)) return false;
+    const reached = reachedAddress(parsed);
     return this.allow.some((entry) => {
       if (!entry.range) return false;
       const [range, bits] = entry.range;
-      const comparable = range.kind() === "ipv6" && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
-      return comparable.kind() === parsed.kind() && parsed.match(comparable, comparable === range ? bits : Math.max(0, bits - 96));
+      return range.kind() === reached.kind() && reached.match(range, bits);
     });
   }
 

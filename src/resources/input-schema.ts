@@ -6,6 +6,7 @@ import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { ignoredInputFields, writableColumns, writableVirtualFields } from "./fields.js";
 import { parseOrThrow } from "../validation/issues.js";
+import { isStorableInstant } from "../validation/storable.js";
 
 /** Longest plain text column accepted; JSON columns are bounded by the body size limit. */
 const MAX_TEXT_LENGTH = 100_000;
@@ -21,7 +22,11 @@ function baseSchema(field: ModelField): z.ZodType {
     case "Float":
       return z.number();
     case "DateTime":
-      return z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+      // Four-digit years still allow 0000 (and offsets past 0001-01-01), which PostgreSQL refuses.
+      return z.iso
+        .datetime({ offset: true })
+        .transform((value) => new Date(value))
+        .refine(isStorableInstant, { message: "Must lie in the years 1 to 9999 (UTC).", params: { type: "date.range" } });
     case "Json":
       return z.json();
     default:

@@ -7,6 +7,7 @@ import { columnByName, idColumn } from "./fields.js";
 import { delegateFor } from "./delegate.js";
 import { withColumns, type PrismaQuery } from "./selection.js";
 import { visibleWhere } from "./visibility.js";
+import { isStorableInstant, textProblem } from "../validation/storable.js";
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -57,29 +58,57 @@ function encodeCursor(state: CursorState): string {
   return Buffer.from(JSON.stringify(state)).toString("base64url");
 }
 
-function decodeCursor(cursor: string, sort: string, order: Order): CursorState {
+function notIssued(): ApiError {
+  return invalid("cursor", "The cursor is not one this service issued.");
+}
+
+/** Is `value` a sort value this column could have produced (the type it serialises to, storable)? */
+function sortValueFits(resource: ResourceDefinition, sort: string, value: unknown): boolean {
+  const column = columnByName(resource, sort);
+  if (value === null) return sort !== idColumn(resource) && !column?.isRequired;
+  switch (column?.type) {
+    case "DateTime":
+      return typeof value === "string" && isStorableInstant(new Date(value));
+    case "Int":
+      return typeof value === "number" && Number.isInteger(value) && Math.abs(value) <= 2_147_483_647;
+    case "Float":
+      return typeof value === "number" && Number.isFinite(value);
+    case "Boolean":
+      return typeof value === "boolean";
+    default:
+      return typeof value === "string" && textProblem(value) === undefined;
+  }
+}
+
+/**
+ * A cursor is client input like any other: it is checked to be what this service issues (its
+ * sort value typed as the sort column, its id storable text) before any of it reaches a query.
+ */
+function decodeCursor(resource: ResourceDefinition, cursor: string, sort: string, order: Order): CursorState {
   let state: CursorState;
   try {
     state = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as CursorState;
   } catch {
-    throw invalid("cursor", "The cursor is not one this service issued.");
+    throw notIssued();
   }
-  if (!state || typeof state !== "object" || typeof state.i !== "string" || typeof state.s !== "string") {
-    throw invalid("cursor", "The cursor is not one this service issued.");
+  if (!state || typeof state !== "object" || typeof state.i !== "string" || typeof state.s !== "string" || textProblem(state.i) !== undefined) {
+    throw notIssued();
   }
   if (state.s !== sort || state.o !== order) {
     throw invalid("cursor", "The cursor was issued for another sort or order; repeat the same sort and order while paging.");
   }
+  if (!sortValueFits(resource, sort, state.v)) throw notIssued();
   return state;
 }
 
-/** Parses an ISO 8601 date or unix seconds. */
+/** Parses an ISO 8601 date or unix seconds, within the years 1 to 9999 (what PostgreSQL stores). */
 export function parseInstant(value: string, param: string): Date {
   const trimmed = value.trim();
   const date = /^\d+(\.\d+)?$/.test(trimmed) ? new Date(Number(trimmed) * 1000) : new Date(trimmed);
   if (Number.isNaN(date.getTime()) || trimmed === "") {
     throw invalid(param, `'${value}' is neither an ISO 8601 date nor a unix timestamp.`);
   }
+  if (!isStorableInstant(date)) throw invalid(param, `'${value}' is outside the years 1 to 9999.`);
   return date;
 }
 
@@ -175,7 +204,7 @@ export async function listRecords(
   }
 
   const where = listWhere(resource, context.auth.workspaceId, args, filters);
-  const pageWhere = args.cursor ? { AND: [where, afterCursor(resource, decodeCursor(args.cursor, sort, order))] } : where;
+  const pageWhere = args.cursor ? { AND: [where, afterCursor(resource, decodeCursor(resource, args.cursor, sort, order))] } : where;
   const orderBy =
     sort === id
       ? [{ [id]: order }]

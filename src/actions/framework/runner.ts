@@ -232,7 +232,9 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
   try {
     if (cost > 0) {
       await assertAffordable(context, action, cost);
-      hold = await prisma.$transaction((tx) =>
+      // Each transaction of a model call is a step of the request's Idempotency-Key, if it has one
+      // (src/db/transaction.ts): a retry after a crash does not hold twice.
+      hold = await inWriteTransaction(prisma, auth, (tx) =>
         spendCredits(tx, { workspaceId: auth.workspaceId, amount: cost, actionType: action.name, keyId: auth.keyId, metadata: { kind: "hold" } }),
       );
     }
@@ -247,11 +249,11 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
       ran: (count) => (ranUnits = count),
       commit: async (work) => {
         if (committed) throw new Error(`${action.name} committed twice in one call`);
-        return prisma.$transaction(async (tx) => {
+        committed = await inWriteTransaction(prisma, auth, async (tx) => {
           const body = (await work(tx)) as Record<string, unknown>;
-          committed = { body, result: await finish(tx, body) };
-          return body as never;
+          return { body, result: await finish(tx, body) };
         });
+        return committed.body as never;
       },
     };
     const body = await action.run(run, input);
@@ -259,7 +261,7 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
       if (committed.body !== body) throw new Error(`${action.name} must answer with what its commit returned`);
       return committed.result;
     }
-    return await prisma.$transaction((tx) => finish(tx, body));
+    return await inWriteTransaction(prisma, auth, (tx) => finish(tx, body));
   } catch (error) {
     // Once the final transaction committed the call succeeded: nothing to give back.
     if (!committed) {
@@ -272,7 +274,7 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
 
 /** Gives a failed model call's hold back; the providers' usage stays on the record. */
 async function releaseHold(context: GraphQLContext, action: ActionDefinition, cost: number, hold: MovementResult, referenceId: string | undefined, usage: CallMeta[]) {
-  await context.prisma.$transaction(async (tx) => {
+  await inWriteTransaction(context.prisma, context.auth, async (tx) => {
     await addCredits(tx, {
       workspaceId: context.auth.workspaceId,
       amount: cost,
