@@ -5,6 +5,7 @@ import type { ExecutionResult, GraphQLError } from "graphql";
 import { getSchema } from "./schema.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
+import { GRAPHIQL_OPTIONS, renderGraphiQL } from "./graphiql.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
@@ -32,7 +33,9 @@ export function createGraphQLHandler() {
   return createYoga<YogaServerContext>({
     schema: getSchema(),
     graphqlEndpoint: "/graphql",
-    graphiql: { title: "Cutroom GraphQL" },
+    // Served from the service itself, no CDN (src/graphql/graphiql.ts).
+    graphiql: GRAPHIQL_OPTIONS,
+    renderGraphiQL,
     landingPage: false,
     // Our own plugin formats every error; yoga's masking would hide the service's codes.
     maskedErrors: false,
