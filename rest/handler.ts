@@ -182,7 +182,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     return jsonResponse(withEnvelope(result.body), result.status);
   }
 
-  return async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
+  async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.slice(API_BASE_PATH.length).replace(/\/+$/, "") || "/";
     const isRead = request.method === "GET" || request.method === "HEAD";
@@ -212,6 +212,8 @@ export function createRestHandler(schema: GraphQLSchema) {
     const route = matchRoute(path);
     if (!route) throw routeNotFound(request.method, path);
     return handleRoute(request, url, path, route, context);
-  };
-}
+  }
 
+  // The reference at /docs renders the same document without a key (src/reference/).
+  return Object.assign(handleRest, { openApiDocument });
+}

@@ -27,6 +27,7 @@ import { API_BASE_PATH } from "../../rest/sofa.js";
 import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
+import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;
@@ -68,6 +69,7 @@ export function createApp(dependencies: AppDependencies) {
   const graphql = createGraphQLHandler();
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
+  const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });
 
   /**
    * Counts a request without a valid key against its address's window, keeping the headers to
@@ -114,6 +116,12 @@ export function createApp(dependencies: AppDependencies) {
       await chargeAnonymous(context, clientIp, { neverRefuse: true });
       if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(request.method, path, "GET, HEAD");
       return jsonResponse(await healthBody(dependencies.health));
+    }
+    if (isDocsPath(path)) {
+      // The reference and error codes pages hold only the contract: no key, counted like health.
+      context.route = docsRouteName(path);
+      await chargeAnonymous(context, clientIp, { neverRefuse: true });
+      return reference(request, url);
     }
     if (path.startsWith(FILES_PATH_PREFIX)) {
       // A signed link is its own permission: no key; its address is counted like any keyless request.
