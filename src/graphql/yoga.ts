@@ -19,7 +19,9 @@ function formatResult(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
   const errors = result.errors.map((error) => formatGraphQLError(error as GraphQLError));
   const failed = result.data === null || result.data === undefined;
-  return { ...(failed && { error: errors[0]!.extensions }), ...result, errors };
+  // `http` (the status of a request-level failure) is for yoga, not part of the envelope.
+  const { http: _status, ...envelope } = errors[0]!.extensions;
+  return { ...(failed && { error: envelope }), ...result, errors };
 }
 
 const useServiceErrors: Plugin<YogaServerContext> = {

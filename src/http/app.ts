@@ -28,6 +28,7 @@ import { MAX_BODY_BYTES, payloadTooLarge } from "../../rest/body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
+import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;
@@ -99,7 +100,10 @@ export function createApp(dependencies: AppDependencies) {
   /** Runs the request once its guards passed; failures become responses here. */
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
-      if (url.pathname === "/graphql") return await graphql.fetch(request, { ...serverContext, graphqlContext } as never);
+      if (url.pathname === "/graphql") {
+        await assertGraphQLHttpRequest(request, url);
+        return await graphql.fetch(request, { ...serverContext, graphqlContext } as never);
+      }
       // Batch members go through the whole service again, from the same connection.
       return await rest(request, graphqlContext, (member) => handle(member, serverContext));
     } catch (error) {
