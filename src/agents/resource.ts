@@ -11,6 +11,7 @@ export const agents = defineResource({
   scopeGroup: "agents",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "updated_at", "agent_name"],
   filterable: ["agent_type", "agent_model", "is_default", "created_at"],
   searchable: ["agent_name", "agent_description"],

@@ -49,6 +49,7 @@ export const characterTags = defineResource({
   scopeGroup: "characters",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "tag_name"],
   filterable: ["tag_color", "created_at"],
   searchable: ["tag_name"],

@@ -60,7 +60,11 @@ export interface ResourceDefinition {
   routes: readonly RouteKind[];
   /** POST /{id} accepted as an alias of PATCH /{id} (videos and folders). */
   postAlias?: boolean;
-  /** POST /{resource}/bulk (contract 4.4): videos, folders, assets, characters. */
+  /**
+   * POST /{resource}/bulk (contract 4.4): offered by every resource of table 2.2 that has create,
+   * update or delete routes (test/resources-registry.test.ts holds the rule). Platform resources
+   * (API keys, webhooks) have no bulk: a key's or endpoint's secret is shown once, in its own answer.
+   */
   bulk?: boolean;
   sortable: readonly string[];
   filterable: readonly string[];
