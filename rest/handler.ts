@@ -87,7 +87,7 @@ export function createRestHandler(schema: GraphQLSchema) {
 
   async function handleList(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {
     const format = negotiateFormat(outputFormatParam(resource, url.searchParams), request.headers.get("accept"));
-    const list = parseListQuery(resource, url.searchParams);
+    const list = parseListQuery(resource, url.searchParams, { exporting: format !== "json" });
     const selection = parseSelection(resource, url.searchParams, true);
     const pageUrl = (overrides: Record<string, string | undefined>) => {
       const pageArgs = new URLSearchParams(list.arguments);

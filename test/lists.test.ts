@@ -39,9 +39,10 @@ async function list(client: Client, query = ""): Promise<Row> {
 
 const ids = (page: Row): string[] => (page.data as Row[]).map((video) => video.video_id as string);
 
-function expectInvalid(response: ApiResponse, param: string): void {
+function expectInvalid(response: ApiResponse, param: string): Row {
   expect(response.status, response.text).toBe(400);
   expect(response.body.error).toMatchObject({ code: "invalid_request", type: "invalid_request_error", param });
+  return response.body.error as Row;
 }
 
 async function gqlVideos(client: Client, args: string, selection = "object has_more next_cursor total data { video_id }"): Promise<Row> {
@@ -111,11 +112,16 @@ describe("page size", () => {
   it("rejects a limit outside 1..100 or not an integer with 400 naming limit", async () => {
     const { client } = await createFixture(service);
     await seedVideos(client, 1);
-    for (const limit of ["0", "101", "-1", "abc", "2.5", "", "1000"]) {
-      expectInvalid(await client.get(`/api/v1/videos?limit=${limit}`), "limit");
+    // One rule in one wording, whatever is wrong with the value, on every resource and both surfaces.
+    const rule = "limit must be an integer from 1 to 100.";
+    for (const limit of ["0", "101", "-1", "abc", "2.5", "", "1000", "99999999999"]) {
+      expect(expectInvalid(await client.get(`/api/v1/videos?limit=${limit}`), "limit").message, limit).toBe(rule);
+    }
+    for (const resource of ["folders", "templates", "renders", "voices", "api_keys", "logs"]) {
+      expect(expectInvalid(await client.get(`/api/v1/${resource}?limit=abc`), "limit").message, resource).toBe(rule);
     }
     for (const limit of [0, 101, -5]) {
-      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "invalid_request", param: "limit" });
+      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "invalid_request", param: "limit", message: rule });
     }
   });
 

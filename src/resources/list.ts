@@ -116,11 +116,13 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
   };
 }
 
+/** The page-size rule, in one wording for every list on both surfaces (contract 8). */
+export const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`;
+export const OFFSET_RULE = "offset must be a non-negative integer.";
+
 function pageSize(limit: number | null | undefined): number {
   if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw invalid("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid("limit", LIMIT_RULE);
   return limit;
 }
 
@@ -170,7 +172,7 @@ export async function listRecords(
   const id = idColumn(resource);
   if (args.cursor && args.offset) throw invalid("offset", "Use either cursor or offset, not both.");
   if (args.offset !== null && args.offset !== undefined && (!Number.isInteger(args.offset) || args.offset < 0)) {
-    throw invalid("offset", "offset must be a non-negative integer.");
+    throw invalid("offset", OFFSET_RULE);
   }
 
   const where = listWhere(resource, context.auth.workspaceId, args, filters);
