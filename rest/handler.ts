@@ -138,11 +138,15 @@ export function createRestHandler(schema: GraphQLSchema) {
       const selection = parseSelection(resource, url.searchParams, false);
       return envelope(await callSofa(context, sofaUrl, operation.method, selection), request.method === "HEAD");
     }
-    assertOnlyParams(url.searchParams, []);
+    // Create and update answer the whole record unless `fields` narrows it (read before the write,
+    // so an unknown field changes nothing); a deletion confirmation has nothing to narrow.
+    const writesRecord = operation.route !== "delete";
+    assertOnlyParams(url.searchParams, writesRecord ? ["fields"] : []);
+    const selection = writesRecord ? parseSelection(resource, url.searchParams, false) : fullRecordSelection(resource);
     // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
     // served by the PATCH operation.
-    const body = operation.route === "delete" ? undefined : JSON.stringify({ input: await readRecordBody(request) });
-    return envelope(await callSofa(context, sofaUrl, operation.method, fullRecordSelection(resource), body), false);
+    const body = writesRecord ? JSON.stringify({ input: await readRecordBody(request) }) : undefined;
+    return envelope(await callSofa(context, sofaUrl, operation.method, selection, body), false);
   }
 
   /** An operation outside the resource table: its body becomes `input`, or its query params its arguments. */
