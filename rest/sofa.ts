@@ -13,6 +13,7 @@ import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
 import { errorResponse } from "./responses.js";
 import { narrowDocument, type RecordSelection } from "./selection.js";
+import { restSchemaView } from "./rest-schema.js";
 
 export const API_BASE_PATH = "/api/v1";
 
@@ -71,7 +72,8 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
 
 export function createSofaHandler(schema: GraphQLSchema) {
   return useSofa({
-    schema,
+    // Routes and OpenAPI come from REST's view of the schema; execution uses the full one.
+    schema: restSchemaView(schema),
     basePath: API_BASE_PATH,
     routes: sofaRoutes(),
     customScalars: customScalars(schema),
@@ -83,7 +85,7 @@ export function createSofaHandler(schema: GraphQLSchema) {
     },
     execute: ((args: ExecutionArgs) => {
       const selection = (args.contextValue as SofaContextValue).restSelection;
-      return execute(selection ? { ...args, document: narrowDocument(args.document, selection) } : args);
+      return execute({ ...args, schema, ...(selection && { document: narrowDocument(args.document, selection) }) });
     }) as typeof execute,
     errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,
     // fets collects the paths only while its own endpoint is on; the REST layer never forwards

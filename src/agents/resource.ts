@@ -24,6 +24,7 @@ export const agents = defineResource({
     agent_type: z.string().trim().min(1).max(64),
     agent_model: z.string().max(200),
   },
+  children: { executions: { resource: "agent_executions", relation: "executions" } },
   description: "An image or video generation agent: a model, a prompt template and settings.",
 });
 

@@ -37,6 +37,7 @@ export const characters = defineResource({
       targetKind: "character tag",
     }),
   },
+  children: { tags: { resource: "character_tags", relation: "tag_links", through: "tag" } },
   description: "A recurring character with visual and voice configuration.",
 });
 

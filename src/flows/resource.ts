@@ -26,6 +26,7 @@ export const flows = defineResource({
     status: z.enum(FLOW_STATUSES),
     template_category: z.string().max(100),
   },
+  children: { executions: { resource: "flow_executions", relation: "executions" } },
   description: "An automation flow: nodes, edges and variables.",
 });
 
