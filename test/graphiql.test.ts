@@ -1,6 +1,6 @@
 // GraphiQL at /graphql works on a machine without internet: a real headless Chromium loads the
 // page, finds the Authorization template in the headers editor, puts a key there, runs a query
-// and sees its result, and the page never asks for anything beyond this service.
+// and sees its result, loads the schema explorer, and never asks for anything beyond this service.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFixture, useService } from "./support/service.js";
@@ -59,6 +59,11 @@ describe("GraphiQL", () => {
       const result = page.locator(".graphiql-response");
       await expect.poll(async () => (await result.innerText()).replace(/\s+/g, " "), { timeout: 30_000 }).toContain('"video_name": "Shown in GraphiQL"');
       expect((await result.innerText()).replace(/\s+/g, " ")).toContain('"video_format": "square"');
+
+      // The schema explorer loads once the key is there, after a re-fetch (as the README says).
+      await page.getByLabel(/Re-fetch GraphQL schema/).first().click();
+      await page.getByLabel(/Show Documentation Explorer/).first().click();
+      await expect.poll(async () => (await page.locator(".graphiql-plugin").innerText()).replace(/\s+/g, " "), { timeout: 30_000 }).toContain("query: Query");
 
       expect(requests.length).toBeGreaterThan(0);
       expect(offMachine(requests)).toEqual([]);
