@@ -3,6 +3,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
 import { assertStorableJson } from "../src/validation/storable.js";
+import { assertJsonContentType } from "../src/http/media-type.js";
 
 /** Largest accepted request body (documented in docs/limits.md). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -23,6 +24,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw payloadTooLarge();
   if (text.trim() === "") return undefined;
+  // Only a body declared JSON is read as JSON; form data or text gets 415 (src/http/media-type.ts).
+  assertJsonContentType(request.headers);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -105,7 +105,7 @@ export function createRestHandler(schema: GraphQLSchema) {
 
   async function handleList(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {
     const format = negotiateFormat(outputFormatParam(resource, url.searchParams), request.headers.get("accept"));
-    const list = parseListQuery(resource, url.searchParams);
+    const list = parseListQuery(resource, url.searchParams, { exporting: format !== "json" });
     const selection = parseSelection(resource, url.searchParams, true);
     const pageUrl = (overrides: Record<string, string | undefined>) => {
       const pageArgs = new URLSearchParams(list.arguments);
@@ -156,11 +156,15 @@ export function createRestHandler(schema: GraphQLSchema) {
       const selection = parseSelection(resource, url.searchParams, false);
       return envelope(await callSofa(context, sofaUrl, operation.method, selection), request.method === "HEAD");
     }
-    assertOnlyParams(url.searchParams, []);
+    // Create and update answer the whole record unless `fields` narrows it (read before the write,
+    // so an unknown field changes nothing); a deletion confirmation has nothing to narrow.
+    const writesRecord = operation.route !== "delete";
+    assertOnlyParams(url.searchParams, writesRecord ? ["fields"] : []);
+    const selection = writesRecord ? parseSelection(resource, url.searchParams, false) : fullRecordSelection(resource);
     // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
     // served by the PATCH operation.
-    const body = operation.route === "delete" ? undefined : JSON.stringify({ input: await readRecordBody(request) });
-    return envelope(await callSofa(context, sofaUrl, operation.method, fullRecordSelection(resource), body), false);
+    const body = writesRecord ? JSON.stringify({ input: await readRecordBody(request) }) : undefined;
+    return envelope(await callSofa(context, sofaUrl, operation.method, selection, body), false);
   }
 
   /** An operation outside the resource table: its body becomes `input`, or its query params its arguments. */
@@ -200,7 +204,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     return jsonResponse(withEnvelope(result.body), result.status);
   }
 
-  return async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
+  async function handleRest(request: Request, context: GraphQLContext, dispatch: Dispatch): Promise<Response> {
     const requested = new URL(request.url);
     const path = requested.pathname.slice(API_BASE_PATH.length).replace(/\/+$/, "") || "/";
     // An empty segment (`/api/v1//videos`) names no route, even though the segments around it do.
@@ -236,6 +240,8 @@ export function createRestHandler(schema: GraphQLSchema) {
     if (!route) throw routeNotFound(request.method, path);
     assertStorablePathParams(path, route);
     return handleRoute(request, url, path, route, context);
-  };
-}
+  }
 
+  // The reference at /docs renders the same document without a key (src/reference/).
+  return Object.assign(handleRest, { openApiDocument });
+}

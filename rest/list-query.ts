@@ -5,8 +5,8 @@
 import { ApiError } from "../src/errors/api-error.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
-import { LIST_ARGUMENTS } from "../src/resources/list.js";
-import { FILTER_OPERATORS, filterableFieldMap, typedValue, type ResourceFilter } from "../src/resources/filters.js";
+import { LIMIT_RULE, LIST_ARGUMENTS, MAX_PAGE_SIZE, OFFSET_RULE } from "../src/resources/list.js";
+import { FILTER_OPERATORS, OPERATORS_BY_KIND, filterableFieldMap, typedValue, type FilterKind, type FilterOperator, type ResourceFilter } from "../src/resources/filters.js";
 
 /** Parameters Sofa maps onto the list field's GraphQL arguments. */
 const LIST_ARGUMENT_NAMES: readonly string[] = Object.keys(LIST_ARGUMENTS);
@@ -47,7 +47,39 @@ export interface ListQuery {
   filter?: ResourceFilter;
 }
 
-export function parseListQuery(resource: ResourceDefinition, query: URLSearchParams): ListQuery {
+/** Exports (ndjson, csv) read `limit` as a cap on the total, so it may exceed a page. */
+export const EXPORT_LIMIT_RULE = "limit must be a positive integer (on an export it caps the number of records).";
+
+const INT32_MAX = 2_147_483_647;
+
+/** limit and offset, checked here in the resolver's own words so Sofa never sees a bad integer. */
+function assertIntegerArgument(name: string, value: string, exporting: boolean): void {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (name === "limit") {
+    const max = exporting ? INT32_MAX : MAX_PAGE_SIZE;
+    if (!(number >= 1 && number <= max)) throw new ApiError("invalid_request", exporting ? EXPORT_LIMIT_RULE : LIMIT_RULE, { param: name });
+    return;
+  }
+  if (!(number >= 0 && number <= INT32_MAX)) {
+    throw new ApiError("invalid_request", name === "offset" ? OFFSET_RULE : `${name} must be a non-negative integer.`, { param: name });
+  }
+}
+
+const KIND_NAMES: Record<FilterKind, string> = {
+  string: "a text field",
+  number: "a number field",
+  integer: "an integer field",
+  boolean: "a true/false field",
+  datetime: "a date field",
+  string_list: "a list field",
+};
+
+export interface ListQueryOptions {
+  /** ndjson or csv: `limit` caps the total instead of sizing a page. */
+  exporting?: boolean;
+}
+
+export function parseListQuery(resource: ResourceDefinition, query: URLSearchParams, options: ListQueryOptions = {}): ListQuery {
   const fields = filterableFieldMap(resource);
   const filterable = new Set(fields.keys());
   const allowed = [...LIST_ARGUMENT_NAMES, ...REST_LIST_PARAMS, ...filterable];
@@ -60,9 +92,7 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
     if (!formatFilter && (LIST_ARGUMENT_NAMES.includes(name) || (REST_LIST_PARAMS as readonly string[]).includes(name))) {
       if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once.`, { param: name });
       const value = values[0]!;
-      if (argumentType(name) === "integer" && (!/^\d+$/.test(value) || Number(value) > 2_147_483_647)) {
-        throw new ApiError("invalid_request", `${name} must be a non-negative integer below 2^31.`, { param: name });
-      }
+      if (argumentType(name) === "integer") assertIntegerArgument(name, value, options.exporting ?? false);
       if (argumentType(name) === "boolean" && value !== "true" && value !== "false") {
         throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });
       }
@@ -81,12 +111,21 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
     }
     if (values.length > 1) throw new ApiError("invalid_request", `${name} may be given once; use [in] for several values.`, { param: name });
     const value = values[0]!;
+    const definition = fields.get(field)!;
+    // An operator that does not fit the field's type is refused here, in our words, before it
+    // could reach GraphQL's typed filter input as a variable error.
+    const fitting = OPERATORS_BY_KIND[definition.kind];
+    if (!fitting.includes(operator as FilterOperator)) {
+      throw new ApiError("invalid_request", `The operator '${operator}' does not apply to ${field}, ${KIND_NAMES[definition.kind]}; use one of ${fitting.join(", ")}.`, {
+        param: name,
+        details: { field, operator, allowed: [...fitting] },
+      });
+    }
     // Dotted fields nest, as GraphQL's filter input does: labels.language -> labels: { language }.
     const [head, inner] = field.split(".") as [string, string | undefined];
     const conditions = (inner ? (((filter[head] ??= {}) as Record<string, Record<string, unknown>>)[inner] ??= {}) : (filter[field] ??= {})) as Record<string, unknown>;
     // Values are typed by the field here so GraphQL's typed filter input accepts them; dates stay
     // text (the resolver parses ISO 8601 and unix seconds alike).
-    const definition = fields.get(field)!;
     const typed = (raw: string) => (definition.kind === "datetime" ? (typedValue(definition, raw, name), raw) : typedValue(definition, raw, name));
     conditions[operator] =
       operator === "in" || operator === "nin"

@@ -303,6 +303,10 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
             : []),
         ];
       }
+      if (operation.route === "create" || operation.route === "update") {
+        // Writes answer the whole record unless `fields` narrows the answer (docs/lists.md).
+        entry.parameters = [...(entry.parameters ?? []), { name: "fields", in: "query", required: false, schema: { type: "string" }, description: "Comma-separated fields of the answer (the id and object are always there); the write itself is unchanged." }];
+      }
       entry.responses = { ...entry.responses, ...errorResponses(ERROR_STATUSES[operation.route]!) };
       paths[path] ??= {};
       paths[path][operation.method.toLowerCase()] = entry;

@@ -14,6 +14,7 @@ import { classifyGraphQLError } from "../src/graphql/errors.js";
 import { errorResponse } from "./responses.js";
 import { narrowDocument, type RecordSelection } from "./selection.js";
 import { wholeResultDocument } from "./full-selection.js";
+import { restSchemaView } from "./rest-schema.js";
 
 export const API_BASE_PATH = "/api/v1";
 
@@ -59,7 +60,8 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
 
 export function createSofaHandler(schema: GraphQLSchema) {
   return useSofa({
-    schema,
+    // Routes and OpenAPI come from REST's view of the schema; execution uses the full one.
+    schema: restSchemaView(schema),
     basePath: API_BASE_PATH,
     routes: sofaRoutes(),
     customScalars: customScalars(schema),
@@ -70,9 +72,10 @@ export function createSofaHandler(schema: GraphQLSchema) {
       return { ...graphqlContext, restSelection: selection, wholeResult };
     },
     execute: ((args: ExecutionArgs) => {
+      // Sofa plans on the REST view of the schema; the operation runs on the whole one.
       const { restSelection: selection, wholeResult } = args.contextValue as SofaContextValue;
-      if (wholeResult) return execute({ ...args, document: wholeResultDocument(schema, args.document) });
-      return execute(selection ? { ...args, document: narrowDocument(args.document, selection) } : args);
+      if (wholeResult) return execute({ ...args, schema, document: wholeResultDocument(schema, args.document) });
+      return execute({ ...args, schema, ...(selection && { document: narrowDocument(args.document, selection) }) });
     }) as typeof execute,
     errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,
     // fets collects the paths only while its own endpoint is on; the REST layer never forwards

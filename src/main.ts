@@ -1,12 +1,10 @@
 // npm start: runs the service with embedded defaults (PGlite under ./data unless DATABASE_URL is
-// set; Redis from REDIS_URL or a private redis-server) and prints the URL and a working key.
+// set; Redis from REDIS_URL or a private redis-server) and prints the URL, a working key and an
+// admin key that manages keys while the service runs (src/auth/startup-keys.ts).
 import { loadConfig } from "./config.js";
 import { startService } from "./service.js";
-import { defaultWorkspace } from "./workspaces/workspace-service.js";
-import { createApiKey, scopesForPreset } from "./auth/key-service.js";
+import { mintStartupKeys } from "./auth/startup-keys.js";
 import { logger } from "./logger.js";
-
-const STARTUP_KEY_PURPOSE = "startup";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,24 +12,21 @@ async function main(): Promise<void> {
   const prisma = service.database.prisma;
 
   console.log(`Cutroom is running at ${service.url}`);
-  console.log(`  REST     ${service.url}/api/v1   (OpenAPI: ${service.url}/api/v1/openapi.json)`);
-  console.log(`  GraphQL  ${service.url}/graphql`);
-  console.log(`  Database ${service.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL (DATABASE_URL)"}`);
+  console.log(`  REST      ${service.url}/api/v1`);
+  console.log(`  GraphQL   ${service.url}/graphql   (GraphiQL in a browser)`);
+  console.log(`  Reference ${service.url}/docs   (no key needed)`);
+  console.log(`  Database  ${service.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL (DATABASE_URL)"}`);
 
   if (config.printStartupKey) {
-    // One live startup key at a time: each start revokes the previous one and mints a new one.
-    const workspaceId = await defaultWorkspace(prisma, config.startingCredits);
-    await prisma.apiKey.updateMany({ where: { workspace_id: workspaceId, purpose: STARTUP_KEY_PURPOSE, revoked_at: null }, data: { revoked_at: new Date() } });
-    const key = await createApiKey(prisma, {
-      workspaceId,
-      mode: "live",
-      scopes: scopesForPreset("full_access"),
-      name: "Printed by npm start",
-      purpose: STARTUP_KEY_PURPOSE,
-    });
-    console.log(`  Workspace ${workspaceId}`);
-    console.log(`  Key      ${key.secret}   (full_access; replaced at every start)`);
-    console.log(`\nTry: curl -H "Authorization: Bearer ${key.secret}" ${service.url}/api/v1/videos`);
+    const keys = await mintStartupKeys(prisma, config.startingCredits);
+    console.log(`  Workspace ${keys.workspaceId}`);
+    console.log(`  Key       ${keys.key}   (full_access; replaced at every start)`);
+    console.log(`  Admin key ${keys.adminKey}   (every scope, api_keys included: create more keys with it while this runs; replaced at every start)`);
+    console.log(`\nTry: curl -H "Authorization: Bearer ${keys.key}" ${service.url}/api/v1/videos`);
+    console.log(
+      `More keys: curl -X POST ${service.url}/api/v1/api_keys -H "Authorization: Bearer ${keys.adminKey}" ` +
+        `-H "Content-Type: application/json" -d '{"preset": "read_only"}'`,
+    );
   }
 
   const shutdown = async (signal: string) => {

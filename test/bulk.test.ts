@@ -1,6 +1,6 @@
-// Bulk routes (contract 4.4, 5.6, 6, 7, 8; docs/lists.md "Bulk"): POST /api/v1/{videos|folders|
-// assets|characters}/bulk runs up to 100 creates, updates and deletes, each through the resource's
-// own route, and reports every item. Not a transaction: what succeeded stays applied. Checked over
+// Bulk routes (contract 4.4, 5.6, 6, 7, 8; docs/lists.md "Bulk"): POST /api/v1/{resource}/bulk, on
+// every resource with create, update or delete routes, runs up to 100 creates, updates and deletes,
+// each through the resource's own route, and reports every item. Not a transaction: what succeeded stays applied. Checked over
 // real HTTP against the real database, reading results back through GET and the outbox.
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
@@ -416,9 +416,15 @@ describe("routing", () => {
     }
   });
 
-  it("offers no bulk route on other resources: an error envelope (404 or 405), never a bulk_result", async () => {
+  it("offers bulk on every resource with create, update or delete routes, and none on read-only ones", async () => {
     const { client } = await createFixture(service);
-    for (const resource of ["renders", "scripts", "character_tags", "templates", "agents"]) {
+    // /templates/bulk was a 405 before: every writable resource of table 2.2 takes bulk calls now.
+    for (const resource of ["templates", "video_styles", "smart_group_configs", "custom_video_types", "agents", "flows", "slideshows", "scheduled_posts", "character_tags", "playground_generations"]) {
+      const response = await bulk(client, resource, { delete: ["missing_id"] });
+      const [item] = expectBulkResult(response, 207, { succeeded: 0, failed: 1 });
+      expect(item!.status, resource).toBe(404);
+    }
+    for (const resource of ["renders", "scripts", "generations", "voices", "credit_transactions"]) {
       const response = await bulk(client, resource, { create: [{}] });
       expect([404, 405], `${resource}: ${response.text}`).toContain(response.status);
       expect(response.body.error.code).toBe(response.status === 404 ? "not_found" : "method_not_allowed");
@@ -428,7 +434,32 @@ describe("routing", () => {
     const renders = await bulk(client, "renders", { create: [{}] });
     expectError(renders, 405, "method_not_allowed");
     expect(renders.headers.get("allow")).not.toContain("POST");
-    expect(await count(client, "character_tags")).toBe(0);
+  });
+
+  it("runs templates through their own routes, under the templates group's write and delete scopes", async () => {
+    const fixture = await createFixture(service);
+    const kept = (await fixture.client.post("/api/v1/templates", { name: "Kept" })).body.template_id as string;
+    const gone = (await fixture.client.post("/api/v1/templates", { name: "Gone" })).body.template_id as string;
+    const data = expectBulkResult(
+      await bulk(fixture.client, "templates", { create: [{ name: "New" }], update: [{ id: kept, data: { name: "Renamed" } }], delete: [gone] }),
+      200,
+      { succeeded: 3, failed: 0 },
+    );
+    expect(data.map((item) => [item.operation, item.status])).toEqual([["create", 201], ["update", 200], ["delete", 200]]);
+    expect((await fixture.client.get(`/api/v1/templates/${kept}`)).body.name).toBe("Renamed");
+    expect((await fixture.client.get(`/api/v1/templates/${gone}`)).status).toBe(404);
+    expect(await count(fixture.client, "templates")).toBe(2);
+
+    const writer = await fixture.newKey({ scopes: ["templates:read", "templates:write"] });
+    const error = expectError(await bulk(writer.client, "templates", { create: [{ name: "No" }] }), 403, "insufficient_scope");
+    expect(error.details.required_scopes).toEqual(expect.arrayContaining(["templates:write", "templates:delete"]));
+    expect(await count(fixture.client, "templates")).toBe(2);
+  });
+
+  it("reports a create item on a resource without create (playground_generations) as that item's 405", async () => {
+    const fixture = await createFixture(service);
+    const data = expectBulkResult(await bulk(fixture.client, "playground_generations", { create: [{ prompt: "x" }] }), 207, { succeeded: 0, failed: 1 });
+    expect(data[0]).toMatchObject({ operation: "create", status: 405, error: { code: "method_not_allowed" } });
   });
 
   it("takes no query parameters", async () => {

@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type Client } from "./support/service.js";
 import { newId } from "../src/ids.js";
+import { RESOURCES } from "../src/registry/resources.js";
+import { FILTER_OPERATORS, OPERATORS_BY_KIND, filterableFields } from "../src/resources/filters.js";
 
 const service = useService();
 
@@ -78,6 +80,51 @@ describe("REST filters", () => {
     }
   });
 });
+
+describe("operators that do not fit a field's type", () => {
+  it("answer 400 naming the parameter, in our words, on every filterable field of every resource", async () => {
+    const fixture = await createFixture(service);
+    // One request per field and unfitting operator: more than a default minute window holds.
+    const { client } = await fixture.newKey({ rateLimits: { minute: 100_000, hour: 100_000, day: 100_000 } });
+    let checked = 0;
+    for (const resource of RESOURCES) {
+      for (const field of filterableFields(resource)) {
+        const fitting = OPERATORS_BY_KIND[field.kind];
+        for (const operator of FILTER_OPERATORS.filter((candidate) => !fitting.includes(candidate))) {
+          const param = `${field.name}[${operator}]`;
+          const response = await client.get(`/api/v1/${resource.name}?${param}=1`);
+          expect(response.status, `${resource.name} ${param}: ${response.text}`).toBe(400);
+          expect(response.body.error).toMatchObject({ code: "invalid_request", param, details: { field: field.name, operator, allowed: [...fitting] } });
+          expect(response.body.error.message).toBe(
+            `The operator '${operator}' does not apply to ${field.name}, ${KIND_WORDS[field.kind]}; use one of ${fitting.join(", ")}.`,
+          );
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it("never answers with GraphQL's words for a value its type cannot hold", async () => {
+    const { client } = await createFixture(service);
+    for (const query of ["published[in]=true,maybe", "video_created_at[gte]=soon", "faceless_status[exists]=perhaps", "published[exists]=1", "limit=1e3", "offset=-1"]) {
+      const response = await client.get(`/api/v1/videos?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code).toBe("invalid_request");
+      expect(response.body.error.param, query).toBeDefined();
+      expect(response.body.error.message, query).not.toMatch(/Variable "\$|got invalid value|cannot represent|GraphQL/);
+    }
+  });
+});
+
+const KIND_WORDS: Record<string, string> = {
+  string: "a text field",
+  number: "a number field",
+  integer: "an integer field",
+  boolean: "a true/false field",
+  datetime: "a date field",
+  string_list: "a list field",
+};
 
 describe("GraphQL filters", () => {
   it("takes the same conditions as a typed filter argument", async () => {

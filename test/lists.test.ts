@@ -39,9 +39,10 @@ async function list(client: Client, query = ""): Promise<Row> {
 
 const ids = (page: Row): string[] => (page.data as Row[]).map((video) => video.video_id as string);
 
-function expectInvalid(response: ApiResponse, param: string): void {
+function expectInvalid(response: ApiResponse, param: string): Row {
   expect(response.status, response.text).toBe(400);
   expect(response.body.error).toMatchObject({ code: "invalid_request", type: "invalid_request_error", param });
+  return response.body.error as Row;
 }
 
 async function gqlVideos(client: Client, args: string, selection = "object has_more next_cursor total data { video_id }"): Promise<Row> {
@@ -111,11 +112,16 @@ describe("page size", () => {
   it("rejects a limit outside 1..100 or not an integer with 400 naming limit", async () => {
     const { client } = await createFixture(service);
     await seedVideos(client, 1);
-    for (const limit of ["0", "101", "-1", "abc", "2.5", "", "1000"]) {
-      expectInvalid(await client.get(`/api/v1/videos?limit=${limit}`), "limit");
+    // One rule in one wording, whatever is wrong with the value, on every resource and both surfaces.
+    const rule = "limit must be an integer from 1 to 100.";
+    for (const limit of ["0", "101", "-1", "abc", "2.5", "", "1000", "99999999999"]) {
+      expect(expectInvalid(await client.get(`/api/v1/videos?limit=${limit}`), "limit").message, limit).toBe(rule);
+    }
+    for (const resource of ["folders", "templates", "renders", "voices", "api_keys", "logs"]) {
+      expect(expectInvalid(await client.get(`/api/v1/${resource}?limit=abc`), "limit").message, resource).toBe(rule);
     }
     for (const limit of [0, 101, -5]) {
-      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "invalid_request", param: "limit" });
+      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "invalid_request", param: "limit", message: rule });
     }
   });
 
@@ -501,6 +507,48 @@ describe("fields (sparse fieldsets)", () => {
     expectInvalid(await client.get("/api/v1/videos?fields=video_name,nope"), "fields");
     expectInvalid(await client.get("/api/v1/videos?fields=workspace_id"), "fields");
     expectInvalid(await client.get(`/api/v1/videos/${video.video_id}?fields=nope`), "fields");
+  });
+});
+
+describe("fields on create and update answers", () => {
+  it("answers the whole record by default, and only the named fields with ?fields=", async () => {
+    const { client } = await createFixture(service);
+    const full = await client.post("/api/v1/videos", { video_name: "Whole" });
+    expect(full.status).toBe(201);
+    expect(Object.keys(full.body)).toEqual(expect.arrayContaining(["video_name", "video_format", "faceless_status", "composition", "folder_ids"]));
+    expect(Object.keys(full.body).length).toBeGreaterThan(60);
+
+    const created = await client.post("/api/v1/videos?fields=video_name,video_format", { video_name: "Lean", composition: { duration: 1 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      object: "video", video_id: created.body.video_id, video_name: "Lean", video_format: "landscape",
+      livemode: true, request_id: created.headers.get("x-request-id"),
+    });
+    // The write itself is whole: what was left out of the answer was still stored.
+    expect((await client.get(`/api/v1/videos/${created.body.video_id}?fields=composition`)).body.composition).toEqual({ duration: 1 });
+
+    const patched = await client.patch(`/api/v1/videos/${created.body.video_id}?fields=video_name`, { video_name: "Leaner", published: true });
+    expect(patched.status).toBe(200);
+    expect(Object.keys(patched.body).sort()).toEqual(["livemode", "object", "request_id", "video_id", "video_name"]);
+    expect(patched.body.video_name).toBe("Leaner");
+    const aliased = await client.post(`/api/v1/videos/${created.body.video_id}?fields=published`, { video_comment: "via POST" });
+    expect(aliased.status).toBe(200);
+    expect(Object.keys(aliased.body).sort()).toEqual(["livemode", "object", "published", "request_id", "video_id"]);
+
+    const folder = await client.post("/api/v1/folders?fields=folder_name", { folder_name: "Narrow" });
+    expect(Object.keys(folder.body).sort()).toEqual(["folder_id", "folder_name", "livemode", "object", "request_id"]);
+  });
+
+  it("refuses an unknown field before writing anything, and takes no fields on delete", async () => {
+    const { client } = await createFixture(service);
+    expectInvalid(await client.post("/api/v1/videos?fields=video_name,nope", { video_name: "Never" }), "fields");
+    expectInvalid(await client.post("/api/v1/videos?expand=video_json", { video_name: "Never" }), "expand");
+    expect((await list(client, "include_total=true")).total).toBe(0);
+    const video = await createVideo(client, { video_name: "Kept" });
+    expectInvalid(await client.patch(`/api/v1/videos/${video.video_id}?fields=nope`, { video_name: "Changed" }), "fields");
+    expect((await client.get(`/api/v1/videos/${video.video_id}`)).body.video_name).toBe("Kept");
+    expectInvalid(await client.delete(`/api/v1/videos/${video.video_id}?fields=video_name`), "fields");
+    expect((await client.get(`/api/v1/videos/${video.video_id}`)).status).toBe(200);
   });
 });
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { getSchema } from "../src/graphql/schema.js";
 import { ID_PREFIXES, newId } from "../src/ids.js";
-import { RESOURCES, resourceByName } from "../src/registry/resources.js";
+import { RESOURCES, SERVED_RESOURCES, resourceByName } from "../src/registry/resources.js";
 import { filterableFields, type FilterKind } from "../src/resources/filters.js";
 import type { ResourceDefinition, RouteKind } from "../src/registry/resource.js";
 import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
@@ -116,6 +116,12 @@ describe("the registry", () => {
     }
     expect(resource("music").kind).toBe("music_generation");
     expect(new Set(Object.values(ID_PREFIXES)).size).toBe(Object.values(ID_PREFIXES).length);
+  });
+
+  it("offers bulk on exactly the resources of table 2.2 with create, update or delete routes", () => {
+    const writable = RESOURCES.filter((entry) => entry.routes.some((route) => route === "create" || route === "update" || route === "delete"));
+    expect(RESOURCES.filter((entry) => entry.bulk).map((entry) => entry.name).sort()).toEqual(writable.map((entry) => entry.name).sort());
+    expect(SERVED_RESOURCES.filter((entry) => entry.bulk && !RESOURCES.includes(entry))).toEqual([]);
   });
 
   it("declares the voices label filters of table 2.2, and marks backgrounds and voices shared", () => {

@@ -11,6 +11,7 @@ export const agents = defineResource({
   scopeGroup: "agents",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "updated_at", "agent_name"],
   filterable: ["agent_type", "agent_model", "is_default", "created_at"],
   searchable: ["agent_name", "agent_description"],
@@ -23,6 +24,7 @@ export const agents = defineResource({
     agent_type: z.string().trim().min(1).max(64),
     agent_model: z.string().max(200),
   },
+  children: { executions: { resource: "agent_executions", relation: "executions" } },
   description: "An image or video generation agent: a model, a prompt template and settings.",
 });
 

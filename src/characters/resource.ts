@@ -37,6 +37,7 @@ export const characters = defineResource({
       targetKind: "character tag",
     }),
   },
+  children: { tags: { resource: "character_tags", relation: "tag_links", through: "tag" } },
   description: "A recurring character with visual and voice configuration.",
 });
 
@@ -49,6 +50,7 @@ export const characterTags = defineResource({
   scopeGroup: "characters",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "tag_name"],
   filterable: ["tag_color", "created_at"],
   searchable: ["tag_name"],

@@ -98,6 +98,17 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The embedded database is open in another live process (typically `npm start`). */
+export class DataDirInUseError extends Error {
+  constructor(readonly dataDir: string, readonly ownerPid: number) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${ownerPid} (is \`npm start\` running?). ` +
+        "Stop that process first, or point DATABASE_URL at a PostgreSQL server both can share.",
+    );
+    this.name = "DataDirInUseError";
+  }
+}
+
 /**
  * PGlite is an in-process database: two processes opening the same directory would each see
  * their own copy and overwrite each other. A lock file with the owner's pid keeps it to one.
@@ -113,10 +124,7 @@ async function lockDataDir(lockPath: string): Promise<() => Promise<void>> {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number.parseInt(await readFile(lockPath, "utf8").catch(() => ""), 10);
       if (Number.isInteger(owner) && processAlive(owner)) {
-        throw new Error(
-          `The embedded database in ${path.dirname(lockPath)} is in use by process ${owner} (is \`npm start\` running?). ` +
-            "Stop that process first, or point DATABASE_URL at a PostgreSQL server both can share.",
-        );
+        throw new DataDirInUseError(path.dirname(lockPath), owner);
       }
       await rm(lockPath, { force: true }); // left by a process that is gone
     }

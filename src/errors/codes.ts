@@ -26,6 +26,11 @@ export const ERROR_CODES = {
   idempotency_conflict: { status: 409, type: "conflict_error", retryable: false },
   idempotency_in_progress: { status: 409, type: "conflict_error", retryable: true },
   payload_too_large: { status: 413, type: "invalid_request_error", retryable: false },
+  /**
+   * Beyond the contract's table: a body sent as something other than JSON (form data, plain text)
+   * is refused with HTTP's own status, 415, rather than parsed as JSON (contract 4.1.2).
+   */
+  unsupported_media_type: { status: 415, type: "invalid_request_error", retryable: false },
   validation_failed: { status: 422, type: "validation_error", retryable: false },
   /** Beyond the contract's table: the request line and headers exceed the server's 16 KiB. */
   request_header_fields_too_large: { status: 431, type: "invalid_request_error", retryable: false },

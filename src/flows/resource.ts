@@ -13,6 +13,7 @@ export const flows = defineResource({
   scopeGroup: "flows",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "updated_at", "name", "usage_count", "last_executed_at"],
   filterable: ["status", "is_template", "is_public", "template_category", "created_at"],
   searchable: ["name", "description"],
@@ -25,6 +26,7 @@ export const flows = defineResource({
     status: z.enum(FLOW_STATUSES),
     template_category: z.string().max(100),
   },
+  children: { executions: { resource: "flow_executions", relation: "executions" } },
   description: "An automation flow: nodes, edges and variables.",
 });
 

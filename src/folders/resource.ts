@@ -24,5 +24,6 @@ export const folders = defineResource({
     folder_scope: z.enum(["video", "playground"]),
     folder_color: z.string().max(32),
   },
+  children: { videos: { resource: "videos", relation: "video_links", through: "video" } },
   description: "A folder organising videos and playground generations.",
 });

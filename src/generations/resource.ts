@@ -41,6 +41,7 @@ export const playgroundGenerations = defineResource({
   scopeGroup: "generations",
   createdAtField: "created_at",
   routes: ["list", "get", "update", "delete"],
+  bulk: true,
   sortable: ["created_at"],
   filterable: ["folder_id", "generation_type", "generation_category", "created_at"],
   searchable: ["prompt"],

@@ -12,6 +12,10 @@ export function classifyGraphQLError(error: unknown): ApiError {
   if (error instanceof GraphQLError && !error.path) {
     // graphql-yoga reports an unparsable body with the JSON SyntaxError as its cause.
     if (error.originalError instanceof SyntaxError) return new ApiError("invalid_json", "The body is not valid JSON.");
+    // Yoga's one refusal by verb: a mutation sent with GET.
+    if ((error.extensions?.http as { status?: number } | undefined)?.status === 405) {
+      return new ApiError("method_not_allowed", "Mutations must be sent with POST.", { headers: { Allow: "POST" }, details: { allowed_methods: ["POST"] } });
+    }
     return new ApiError("invalid_request", error.message);
   }
   return toApiError(error);
@@ -21,10 +25,13 @@ export function classifyGraphQLError(error: unknown): ApiError {
 export function formatGraphQLError(error: GraphQLError): GraphQLError {
   const apiError = classifyGraphQLError(error);
   const { error: body } = errorEnvelope(apiError);
+  // An error outside any field (the request, its document or variables) means nothing ran: the
+  // answer takes the error's status instead of 200. Yoga reads `http` and leaves it out of the body.
+  const http = error.path ? undefined : { status: apiError.status, ...(apiError.headers && { headers: apiError.headers }) };
   return new GraphQLError(body.message, {
     source: error.source,
     positions: error.positions,
     path: error.path,
-    extensions: { ...body },
+    extensions: { ...body, ...(http && { http }) },
   });
 }

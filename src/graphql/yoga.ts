@@ -6,6 +6,7 @@ import { getSchema } from "./schema.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
+import { GRAPHIQL_OPTIONS, renderGraphiQL } from "./graphiql.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
@@ -19,7 +20,9 @@ function formatResult(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
   const errors = result.errors.map((error) => formatGraphQLError(error as GraphQLError));
   const failed = result.data === null || result.data === undefined;
-  return { ...(failed && { error: errors[0]!.extensions }), ...result, errors };
+  // `http` (the status of a request-level failure) is for yoga, not part of the envelope.
+  const { http: _status, ...envelope } = errors[0]!.extensions;
+  return { ...(failed && { error: envelope }), ...result, errors };
 }
 
 const useServiceErrors: Plugin<YogaServerContext> = {
@@ -33,7 +36,9 @@ export function createGraphQLHandler() {
   return createYoga<YogaServerContext>({
     schema: getSchema(),
     graphqlEndpoint: "/graphql",
-    graphiql: { title: "Cutroom GraphQL" },
+    // Served from the service itself, no CDN (src/graphql/graphiql.ts).
+    graphiql: GRAPHIQL_OPTIONS,
+    renderGraphiQL,
     landingPage: false,
     // Our own plugin formats every error; yoga's masking would hide the service's codes.
     maskedErrors: false,

@@ -29,6 +29,8 @@ import { MAX_BODY_BYTES } from "../../rest/body.js";
 import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "./request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
+import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
+import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;
@@ -65,7 +67,9 @@ function withGraphQLEnvelope(response: Response): Response {
       ? new ApiError("unsupported_format", "GraphQL answers application/graphql-response+json, application/json, multipart/mixed or text/event-stream.", {
           headers: { Accept: response.headers.get("accept") ?? "application/json" },
         })
-      : new ApiError("invalid_request", `The GraphQL request cannot be read (${response.status}); send a JSON body with Content-Type: application/json.`);
+      : response.status === 415
+        ? new ApiError("unsupported_media_type", "Send the GraphQL request as JSON with Content-Type: application/json.")
+        : new ApiError("invalid_request", `The GraphQL request cannot be read (${response.status}); send a JSON body with Content-Type: application/json.`);
   return graphqlErrorResponse(error);
 }
 
@@ -85,6 +89,7 @@ export function createApp(dependencies: AppDependencies) {
   const graphql = createGraphQLHandler();
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
+  const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });
 
   /**
    * Counts a request without a valid key against its address's window, keeping the headers to
@@ -114,7 +119,11 @@ export function createApp(dependencies: AppDependencies) {
   /** Runs the request once its guards passed; failures become responses here. */
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
-      if (url.pathname === "/graphql") return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
+      if (url.pathname === "/graphql") {
+        // What /graphql cannot run is refused in our words first (src/graphql/http-request.ts).
+        await assertGraphQLHttpRequest(request, url);
+        return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
+      }
       // Batch members go through the whole service again, from the same connection; their writes
       // are steps of the batch's Idempotency-Key, if it has one.
       const idempotency = currentRequestContext()?.idempotency;
@@ -132,6 +141,12 @@ export function createApp(dependencies: AppDependencies) {
       await chargeAnonymous(context, clientIp, { neverRefuse: true });
       if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(request.method, path, "GET, HEAD");
       return jsonResponse(await healthBody(dependencies.health));
+    }
+    if (isDocsPath(path)) {
+      // The reference and error codes pages hold only the contract: no key, counted like health.
+      context.route = docsRouteName(path);
+      await chargeAnonymous(context, clientIp, { neverRefuse: true });
+      return reference(request, url);
     }
     if (path.startsWith(FILES_PATH_PREFIX)) {
       // A signed link is its own permission: no key; its address is counted like any keyless request.

@@ -14,6 +14,7 @@ export const scheduledPosts = defineResource({
   scopeGroup: "publishing",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["scheduled_at", "created_at", "updated_at"],
   filterable: ["status", "platform", "video_id", "scheduled_at", "created_at"],
   searchable: ["caption", "title"],

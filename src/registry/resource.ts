@@ -34,6 +34,19 @@ export interface ResourceReference {
   where?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * Records of another resource that belong to a record of this one (a video's renders), served in
+ * GraphQL as a paged list under it, loaded with the parent's own query (src/resources/relations.ts).
+ */
+export interface ResourceChildren {
+  /** The child resource's name (`renders`). */
+  resource: string;
+  /** The Prisma relation on this model: to the children (`renders`), or to links to them (`video_links`). */
+  relation: string;
+  /** With a link table: the relation on the link model that reaches the child (`video`). */
+  through?: string;
+}
+
 export interface ResourceDefinition {
   /** Path segment and plural name: `videos`. */
   name: string;
@@ -60,7 +73,11 @@ export interface ResourceDefinition {
   routes: readonly RouteKind[];
   /** POST /{id} accepted as an alias of PATCH /{id} (videos and folders). */
   postAlias?: boolean;
-  /** POST /{resource}/bulk (contract 4.4): videos, folders, assets, characters. */
+  /**
+   * POST /{resource}/bulk (contract 4.4): offered by every resource of table 2.2 that has create,
+   * update or delete routes (test/resources-registry.test.ts holds the rule). Platform resources
+   * (API keys, webhooks) have no bulk: a key's or endpoint's secret is shown once, in its own answer.
+   */
   bulk?: boolean;
   sortable: readonly string[];
   filterable: readonly string[];
@@ -79,6 +96,8 @@ export interface ResourceDefinition {
    * workspace (422 otherwise); GraphQL exposes it as a relation guarded by the target's read scope.
    */
   references?: Readonly<Record<string, ResourceReference>>;
+  /** GraphQL fields listing this record's children (Video.renders, Folder.videos). */
+  children?: Readonly<Record<string, ResourceChildren>>;
   /**
    * `shared`: rows with no workspace form a global shelf every workspace reads (backgrounds,
    * voices); a workspace still owns and alone can change its own rows. Default `workspace`.

@@ -80,7 +80,8 @@ export function typedValue(field: FilterableField, raw: unknown, param: string):
     case "integer":
     case "number": {
       const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(value) || (field.kind === "integer" && !Number.isInteger(value))) {
+      // Integers are GraphQL Ints: 32 bits.
+      if (!Number.isFinite(value) || (field.kind === "integer" && (!Number.isInteger(value) || Math.abs(value) > 2_147_483_647))) {
         throw invalid(param, `${field.name} takes ${field.kind === "integer" ? "an integer" : "a number"}.`);
       }
       return value;

@@ -12,9 +12,8 @@ import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } fr
 import type { PrismaQuery } from "./selection.js";
 import { inputSchemaDescription } from "./input-docs.js";
 import { defineFilterInput } from "./filter-inputs.js";
-import { resourceByName } from "../registry/resources.js";
-import { columnByName } from "./fields.js";
 import { filterConditions, type ResourceFilter } from "./filters.js";
+import { childListField, referenceField, registerListType } from "./relations.js";
 
 // Pothos types field builders by model name at compile time; the resource layer is generic over
 // models, so it talks to the builder through these loose aliases.
@@ -50,24 +49,19 @@ function defineRecordType(resource: ResourceDefinition) {
       for (const [name, extra] of Object.entries(resource.graphqlExtras ?? {})) {
         fields[name] = t.string({ nullable: true, description: extra.description, resolve: (row: Record<string, unknown>) => extra.resolve(row) });
       }
-      // Referenced records, loaded in the same planned query (no N+1), each behind its own
-      // resource's read scope.
-      for (const [column, reference] of Object.entries(resource.references ?? {})) {
-        const target = resourceByName(reference.resource);
-        if (!target) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);
-        fields[reference.relation] = t.relation(reference.relation, {
-          description: `The ${target.kind} named by ${column}.`,
-          nullable: !columnByName(resource, column)?.isRequired,
-          authScopes: { scopes: [`${target.scopeGroup}:read`] },
-        });
-      }
+      // Referenced records and child lists, loaded in the same planned query (no N+1), each
+      // behind its own resource's read scope (src/resources/relations.ts).
+      for (const [column, reference] of Object.entries(resource.references ?? {})) fields[reference.relation] = referenceField(t, resource, column, reference);
+      for (const [name, child] of Object.entries(resource.children ?? {})) fields[name] = childListField(t, resource, name, child);
       return fields;
     },
   });
 }
 
 function defineListType(resource: ResourceDefinition, recordType: unknown) {
-  return builder.objectRef<ListPage>(`${typeNameOf(resource)}List`).implement({
+  const ref = builder.objectRef<ListPage>(`${typeNameOf(resource)}List`);
+  registerListType(resource, ref);
+  return ref.implement({
     description: `A page of ${resource.name}.`,
     fields: (t) => ({
       object: t.string({ description: "Always 'list'.", resolve: () => "list" }),

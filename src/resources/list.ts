@@ -145,12 +145,14 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
   };
 }
 
-/** The page size a list asks for: the one `limit` rule of resources and actions. */
+/** The page-size rule, in one wording for every list on both surfaces, resources and actions (contract 8). */
+export const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`;
+export const OFFSET_RULE = "offset must be a non-negative integer.";
+
+/** The page size a list asks for. */
 export function pageSize(limit: unknown): number {
   if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw invalid("limit", `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-  }
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid("limit", LIMIT_RULE);
   return limit;
 }
 
@@ -200,15 +202,12 @@ export async function listRecords(
   const id = idColumn(resource);
   if (args.cursor && args.offset) throw invalid("offset", "Use either cursor or offset, not both.");
   if (args.offset !== null && args.offset !== undefined && (!Number.isInteger(args.offset) || args.offset < 0)) {
-    throw invalid("offset", "offset must be a non-negative integer.");
+    throw invalid("offset", OFFSET_RULE);
   }
 
   const where = listWhere(resource, context.auth.workspaceId, args, filters);
   const pageWhere = args.cursor ? { AND: [where, afterCursor(resource, decodeCursor(resource, args.cursor, sort, order))] } : where;
-  const orderBy =
-    sort === id
-      ? [{ [id]: order }]
-      : [{ [sort]: columnByName(resource, sort)?.isRequired ? order : { sort: order, nulls: "last" } }, { [id]: order }];
+  const orderBy = pageOrder(resource, sort, order);
 
   const delegate = delegateFor(context.prisma, resource.model);
   const [rows, total] = await Promise.all([
@@ -222,6 +221,19 @@ export async function listRecords(
     args.include_total ? delegate.count({ where }) : Promise.resolve(null),
   ]);
 
+  return { ...pageOf(resource, rows, take, sort, order), total };
+}
+
+/** (sort, id) order with nulls last: the order keyset cursors walk. */
+function pageOrder(resource: ResourceDefinition, sort: string, order: Order): Record<string, unknown>[] {
+  const id = idColumn(resource);
+  if (sort === id) return [{ [id]: order }];
+  return [{ [sort]: columnByName(resource, sort)?.isRequired ? order : { sort: order, nulls: "last" } }, { [id]: order }];
+}
+
+/** A page from rows read with take + 1: the extra row only says there is more. */
+function pageOf(resource: ResourceDefinition, rows: Record<string, unknown>[], take: number, sort: string, order: Order): Omit<ListPage, "total"> {
+  const id = idColumn(resource);
   const hasMore = rows.length > take;
   const data = hasMore ? rows.slice(0, take) : rows;
   const last = data[data.length - 1];
@@ -230,6 +242,31 @@ export async function listRecords(
     data,
     has_more: hasMore,
     next_cursor: hasMore && last ? encodeCursor({ s: sort, o: order, v: serialiseSortValue(last[sort]), i: String(last[id]) }) : null,
-    total,
   };
+}
+
+/** Arguments of a list nested under a record (Video.renders): newest first unless order=asc. */
+export interface RelationPageArgs {
+  limit?: number | null;
+  cursor?: string | null;
+  order?: string | null;
+}
+
+/**
+ * The Prisma arguments for one page of a resource's records under a parent, loaded with the
+ * parent's own query: conditions (visibility and the cursor), order, take, and the columns a
+ * cursor needs. Sorted by creation time, as lists are by default.
+ */
+export function relationPageQuery(resource: ResourceDefinition, workspaceId: string, args: RelationPageArgs) {
+  const take = pageSize(args.limit);
+  const order = sortOrder(args.order);
+  const sort = resource.createdAtField;
+  const where: Where[] = [visibleWhere(resource, workspaceId)];
+  if (args.cursor) where.push(afterCursor(resource, decodeCursor(resource, args.cursor, sort, order)));
+  return { where: { AND: where }, orderBy: pageOrder(resource, sort, order), take: take + 1, columns: [idColumn(resource), sort] };
+}
+
+/** The page of a relation loaded with relationPageQuery. */
+export function relationPage(resource: ResourceDefinition, rows: Record<string, unknown>[], args: RelationPageArgs): ListPage {
+  return { ...pageOf(resource, rows, pageSize(args.limit), resource.createdAtField, sortOrder(args.order)), total: null };
 }

@@ -12,6 +12,7 @@ export const slideshows = defineResource({
   scopeGroup: "videos",
   createdAtField: "created_at",
   routes: ["list", "get", "create", "update", "delete"],
+  bulk: true,
   sortable: ["created_at", "updated_at", "slideshow_name"],
   filterable: ["slideshow_status", "character_id", "created_at"],
   searchable: ["slideshow_name"],

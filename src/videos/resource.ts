@@ -48,5 +48,6 @@ export const videos = defineResource({
     }),
   },
   stampOnCreate: (auth) => ({ video_user_id: auth.keyId }),
+  children: { renders: { resource: "renders", relation: "renders" } },
   description: "A video project: timeline, blocks, metadata and generation settings.",
 });
