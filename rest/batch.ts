@@ -73,6 +73,9 @@ export async function runBatch(request: Request, rawBody: unknown, dispatch: Dis
       if (value) headers.set(name, value);
     }
     if (member.body !== undefined) headers.set("content-type", "application/json");
+    // A member's answer is embedded in the batch's JSON: an action that answers bytes gives its
+    // link instead (docs/actions.md, "Binary answers").
+    headers.set("accept", "application/json");
     const response = await dispatch(
       new Request(`${origin}/api${member.path}`, {
         method: member.method,

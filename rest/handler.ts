@@ -21,7 +21,8 @@ import { didYouMean } from "../src/validation/did-you-mean.js";
 import { runBulk } from "./bulk.js";
 import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
-import { currentRequestContext } from "../src/context/request-context.js";
+import { currentRequestContext, type RequestContext } from "../src/context/request-context.js";
+import { wantsJson } from "../src/actions/framework/binary.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
 import { assertStorableParam } from "../src/validation/storable.js";
 
@@ -181,7 +182,26 @@ export function createRestHandler(schema: GraphQLSchema) {
       assertOnlyParams(url.searchParams, []);
       if (operation.input === "body") body = JSON.stringify({ input: await readRecordBody(request) });
     }
-    return envelope(await callSofa(context, sofaUrl, operation.method, undefined, body, operation.fullSelection), request.method === "HEAD");
+    // An action that answers a file sends its bytes, unless the client asked for JSON (a link).
+    const binary = operation.binary && !wantsJson(request.headers.get("accept")) ? (currentRequestContext()?.binaryAnswer ?? noSlot()) : undefined;
+    const response = await callSofa(context, sofaUrl, operation.method, undefined, body, operation.fullSelection);
+    if (binary?.file && response.status < 400) return fileResponse(binary.file, request.method === "HEAD");
+    return envelope(response, request.method === "HEAD");
+  }
+
+  /** A fresh slot in the request context for the bytes of a binary answer. */
+  function noSlot(): NonNullable<RequestContext["binaryAnswer"]> {
+    const context = currentRequestContext();
+    const slot = {};
+    if (context) context.binaryAnswer = slot;
+    return slot;
+  }
+
+  function fileResponse(file: { data: Uint8Array; contentType: string; filename: string }, headOnly: boolean): Response {
+    return new Response(headOnly ? null : new Uint8Array(file.data), {
+      status: 200,
+      headers: { "content-type": file.contentType, "content-length": String(file.data.byteLength), "content-disposition": `inline; filename="${file.filename}"` },
+    });
   }
 
   async function handleBulk(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {

@@ -332,7 +332,13 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
         ...(property.type === "array" && { style: "form", explode: false }),
       }));
     }
-    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 422, 429]) };
+    if (operation.binary && entry.responses?.["200"]?.content) {
+      // The file itself by default; its BinaryFile record (with a signed link) with Accept: application/json.
+      const ok = entry.responses["200"];
+      ok.description = "The file's bytes with their content type; with `Accept: application/json`, the BinaryFile record and a signed link to it.";
+      ok.content = { "*/*": { schema: { type: "string", format: "binary" } }, ...ok.content };
+    }
+    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 415, 422, 429]) };
     paths[path] ??= {};
     paths[path][operation.method.toLowerCase()] = entry;
   }

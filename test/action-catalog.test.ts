@@ -131,14 +131,16 @@ type JsonSchema = {
   minLength?: number;
   minItems?: number;
   items?: JsonSchema;
+  required?: string[];
   properties?: Record<string, JsonSchema>;
   $ref?: string;
 };
 
-function sampleOf(schema: JsonSchema): unknown {
+/** A value of the schema: every field at the top (the action's own fields), only the required ones below. */
+function sampleOf(schema: JsonSchema, depth = 0): unknown {
   if (schema.$ref) return {}; // z.json(): any JSON value
   if (schema.enum) return schema.enum[0];
-  if (schema.anyOf) return sampleOf(schema.anyOf.find((branch) => branch.type !== "null")!);
+  if (schema.anyOf) return sampleOf(schema.anyOf.find((branch) => branch.type !== "null")!, depth);
   switch (schema.type) {
     case "string":
       if (schema.format === "uri") return "https://example.com/page";
@@ -152,9 +154,13 @@ function sampleOf(schema: JsonSchema): unknown {
     case "boolean":
       return true;
     case "array":
-      return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, () => sampleOf(schema.items ?? {}));
+      return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, () => sampleOf(schema.items ?? {}, depth + 1));
     case "object":
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sampleOf(value)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([key]) => depth === 0 || (schema.required ?? []).includes(key))
+          .map(([key, value]) => [key, sampleOf(value, depth + 1)]),
+      );
     default:
       return {};
   }

@@ -189,7 +189,9 @@ describe("every live action", () => {
       // The example runs (and its answer matches the declared output, checked by the runner).
       const answered = await callAction(owner.client, action, input);
       expect(answered.status, answered.text).toBe(200);
-      expect(answered.body.livemode).toBe(true);
+      // A binary answer is the file's bytes; every other answer is the JSON envelope.
+      if (action.binary) expect(answered.headers.get("content-type")).not.toMatch(/json/);
+      else expect(answered.body.livemode).toBe(true);
 
       // Too few scopes: each required scope missing in turn.
       for (const missing of action.scopes) {
@@ -218,7 +220,7 @@ describe("every live action", () => {
       if (action.testMode === "unsupported") expectRefusal(simulated, 400, ["test_mode_unsupported"]);
       else {
         expect(simulated.status, simulated.text).toBe(200);
-        expect(simulated.body.livemode).toBe(false);
+        if (!action.binary) expect(simulated.body.livemode).toBe(false);
         if (action.credits) expect(simulated.body.credits).toMatchObject({ charged: 0, balance_after: null });
       }
       expect(await holdings(owner.workspaceId)).toEqual(before);

@@ -65,6 +65,18 @@ function storageContract(name: string, make: () => Storage) {
       await storage.delete(key); // deleting a missing file is fine
     });
 
+    it("deletes a folder of keys and nothing beside it", async () => {
+      const storage = make();
+      const folder = `answers/${randomBytes(4).toString("hex")}`;
+      const inside = [`${folder}/a.png`, `${folder}/b/c.png`, `${folder}/d.png`];
+      const beside = `${folder}-other/e.png`;
+      for (const key of [...inside, beside]) await storage.put(key, await localFile(key));
+      await storage.deletePrefix(folder);
+      for (const key of inside) expect(await storage.stat(key), key).toBeNull();
+      expect(await storage.stat(beside)).not.toBeNull();
+      await storage.deletePrefix(folder); // an empty folder is fine
+    });
+
     it("refuses keys that could leave its root", async () => {
       const storage = make();
       const file = await localFile("x");
@@ -126,6 +138,22 @@ beforeAll(async () => {
     s3Requests.push({ method: request.method!, path: url.pathname, authorization: request.headers.authorization });
     const [, bucket, ...rest] = url.pathname.split("/");
     const key = rest.map(decodeURIComponent).join("/");
+    if (bucket === BUCKET && !key && request.method === "GET" && url.searchParams.get("list-type") === "2") {
+      // ListObjectsV2, in pages of two so that continuation is exercised; the token is the last key
+      // listed (as S3's continues after a key, whatever was deleted meanwhile).
+      const prefix = url.searchParams.get("prefix") ?? "";
+      const after = url.searchParams.get("continuation-token") ?? "";
+      const keys = [...s3Objects.keys()].filter((candidate) => candidate.startsWith(prefix) && candidate > after).sort();
+      const page = keys.slice(0, 2);
+      const truncated = keys.length > 2;
+      response.writeHead(200, { "content-type": "application/xml" }).end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${prefix}</Prefix><KeyCount>${page.length}</KeyCount><IsTruncated>${truncated}</IsTruncated>` +
+          (truncated ? `<NextContinuationToken>${page.at(-1)}</NextContinuationToken>` : "") +
+          page.map((entry) => `<Contents><Key>${entry}</Key><Size>${s3Objects.get(entry)!.body.length}</Size></Contents>`).join("") +
+          "</ListBucketResult>",
+      );
+      return;
+    }
     if (bucket !== BUCKET || !key) {
       response.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchBucket</Code></Error>");
       return;

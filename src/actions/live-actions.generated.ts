@@ -16,6 +16,7 @@ import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
+import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
 import videos_create from "../videos/actions/create.js";
 import videos_update from "../videos/actions/update.js";
@@ -36,6 +37,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_list,
   scripts_ideas,
   tools_generate_from_prompt,
+  tools_image_crop,
   tools_image_to_prompt,
   videos_create,
   videos_update,

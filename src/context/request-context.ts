@@ -27,6 +27,12 @@ export interface RequestContext {
   idempotency?: IdempotentRun;
   /** The request body has been read (within the size cap); an answer before that closes the connection. */
   bodyRead?: boolean;
+  /**
+   * Set by REST for an action that answers bytes (scripts.listen, tools.image_crop) when the
+   * client did not ask for JSON: the runner leaves the bytes here instead of storing them for a
+   * link, and REST sends them as the body (src/actions/framework/binary.ts).
+   */
+  binaryAnswer?: { file?: { data: Uint8Array; contentType: string; filename: string } };
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

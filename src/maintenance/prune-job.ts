@@ -4,9 +4,13 @@
 import { z } from "zod";
 import { defineJob } from "../jobs/job.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../guards/idempotency.js";
+import { ANSWERS_FOLDER } from "../actions/framework/binary.js";
+import { fileServiceFor } from "../storage/from-config.js";
 
 /** Contract 8: delivery log retention. */
 const DELIVERY_RETENTION_MS = 7 * 86_400_000;
+/** Days of stored binary answers looked back at: their links last an hour; a day's folder goes after two. */
+const ANSWER_DAYS_SWEPT = 30;
 /** Events stay readable (GET /events) this long after they were delivered. */
 const EVENT_RETENTION_MS = 30 * 86_400_000;
 
@@ -21,6 +25,11 @@ export const pruneJob = defineJob({
     const deliveries = await prisma.webhookDelivery.deleteMany({ where: { created_at: { lt: new Date(Date.now() - DELIVERY_RETENTION_MS) } } });
     const events = await prisma.outboxEvent.deleteMany({ where: { dispatched_at: { not: null }, created_at: { lt: new Date(Date.now() - EVENT_RETENTION_MS) } } });
     const idempotency = await prisma.idempotencyRecord.deleteMany({ where: { created_at: { lt: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } } });
+    // Binary answers (files whose links have long expired), one folder per UTC day.
+    const { storage } = await fileServiceFor(prisma, config);
+    for (let daysAgo = 2; daysAgo <= ANSWER_DAYS_SWEPT; daysAgo++) {
+      await storage.deletePrefix(`${ANSWERS_FOLDER}/${new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)}`);
+    }
     return { request_logs_deleted: count, deliveries_deleted: deliveries.count, events_deleted: events.count, idempotency_records_deleted: idempotency.count, cutoff: cutoff.toISOString() };
   },
 });

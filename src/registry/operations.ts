@@ -27,6 +27,8 @@ export interface PlatformOperation {
   tag: string;
   /** REST answers with every field of the result, nested objects included (actions' typed results). */
   fullSelection?: boolean;
+  /** The result is a file: REST answers its bytes unless the client asks for JSON. */
+  binary?: boolean;
   /** The success body's `object` is kept as the field returns it. */
   description: string;
 }

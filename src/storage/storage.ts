@@ -30,6 +30,8 @@ export interface Storage {
   stat(key: string): Promise<StoredFile | null>;
   /** Removes a file; removing a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** Removes every file whose key starts with `prefix/` (a folder of keys); none is not an error. */
+  deletePrefix(prefix: string): Promise<void>;
 }
 
 export class FileNotFoundError extends Error {

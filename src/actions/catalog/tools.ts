@@ -47,19 +47,6 @@ export const TOOLS_ACTIONS = defineFamily("tools", [
     purpose: "instruction-based image edit",
   },
   {
-    name: "tools.image_crop",
-    method: "POST",
-    scopes: ["assets:write"],
-    credits: false,
-    input: z.strictObject({
-      image_base64: base64(),
-      content_type: mediaType().optional(),
-      metadata: jsonObject().optional(),
-    }),
-    weight: 1,
-    purpose: "crop or reframe an inline base64 image; does not fetch a URL, upload bytes or crop an existing asset",
-  },
-  {
     name: "tools.forum_post_to_video",
     method: "POST",
     scopes: ["videos:execute"],

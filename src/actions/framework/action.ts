@@ -98,6 +98,11 @@ type Declaration<I extends InputSchema, O extends z.ZodObject> = Omit<ActionDefi
   /** Provider capabilities the call uses: without a model for one, the call is refused before anything. */
   readonly uses?: readonly Capability[];
   /**
+   * The answer is a file (output `binaryFileOutput`, made with `binaryAnswer`): REST sends the
+   * bytes themselves with their content type, GraphQL a signed link (docs/actions.md).
+   */
+  readonly binary?: boolean;
+  /**
    * Checks the input can run here before anything is priced, held or written, in both modes (a
    * test key learns the call is well formed): what the schema cannot say (the deployment's model,
    * a record's state). Throws the refusal.
@@ -122,6 +127,7 @@ export type LiveAction = ActionDefinition &
   AnyRun & {
     readonly output: z.ZodObject;
     readonly uses?: readonly Capability[];
+    readonly binary?: boolean;
     check?(context: PricingContext, input: Record<string, unknown>): Promise<void>;
     units?(context: PricingContext, input: Record<string, unknown>): Promise<number>;
     example?(setup: ExampleSetup): Promise<Record<string, unknown>>;
@@ -131,6 +137,7 @@ export function defineAction<I extends InputSchema, O extends z.ZodObject>(spec:
   const [family] = spec.name.split(".");
   if (!("object" in spec.output.shape)) throw new Error(`Action ${spec.name}: its output needs an \`object\` field`);
   if ("credits" in spec.output.shape) throw new Error(`Action ${spec.name}: \`credits\` is added to the output by the runner`);
+  if (spec.binary && (spec.credits || !("url" in spec.output.shape))) throw new Error(`Action ${spec.name}: a binary answer is a free BinaryFile`);
   return Object.freeze({
     ...spec,
     family: family!,

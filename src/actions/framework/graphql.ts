@@ -76,6 +76,7 @@ for (const action of LIVE_ACTIONS) {
     tag: "actions",
     description: actionDescription(action),
     fullSelection: true,
+    binary: action.binary,
   });
   const inputType = loose.scalarType(`${actionTypeStem(action)}Input`, {
     description: `Input of ${action.name}: a JSON object with ${Object.keys(actionSchema(action).shape).join(", ") || "no fields"}.`,
