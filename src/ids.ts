@@ -37,6 +37,15 @@ export const ID_PREFIXES = {
   webhook_delivery: "dlv",
   webhook_attempt: "att",
   operation: "op",
+  script_paragraph: "par",
+  script_chapter: "chp",
+  script_speaker: "spk",
+  script_snapshot: "snap",
+  script_edit: "edit",
+  script_note: "note",
+  script_source: "src",
+  script_snippet: "snip",
+  style_rule: "rule",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

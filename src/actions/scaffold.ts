@@ -30,8 +30,8 @@ export function scaffoldAction(source: string, name: string): Scaffold | undefin
   if (!declaration) return undefined;
 
   const body = declaration.properties.map((property) => `  ${property.getText(file).split("\n").map((line) => line.replace(/^ {4}/, "  ")).join("\n")},`).join("\n");
-  // Identifiers outside string literals (a word of the purpose is not a use).
-  const words = new Set(body.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/[A-Za-z_$][\w$]*/g) ?? []);
+  // Identifiers outside string literals and property keys (a field named `text` is no use of text()).
+  const words = new Set(body.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/[A-Za-z_$][\w$]*\s*:(?!:)/g, "").match(/[A-Za-z_$][\w$]*/g) ?? []);
 
   // What the declaration uses from the family file's imports, and from its own top-level helpers.
   const defineImports: string[] = [];

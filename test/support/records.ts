@@ -33,7 +33,18 @@ export type Seed = (workspaceId: string) => Promise<string>;
 export function seeds(prisma: () => PrismaClient): Record<string, Seed> {
   return {
     scripts: async (workspace_id) =>
-      (await prisma().script.create({ data: { script_id: newId("script"), workspace_id, title: "Why cats purr", paragraphs: [{ text: "Hi" }] } })).script_id,
+      (
+        await prisma().script.create({
+          data: {
+            script_id: newId("script"),
+            workspace_id,
+            title: "Why cats purr",
+            paragraph_count: 1,
+            word_count: 1,
+            script_paragraphs: { create: { paragraph_id: newId("script_paragraph"), position: 0, text: "Hi", word_count: 1 } },
+          },
+        })
+      ).script_id,
     generations: async (workspace_id) =>
       (await prisma().generation.create({ data: { generation_id: newId("generation"), workspace_id, agent_type: "image", prompt: "a fox", status: "completed", credits_consumed: 4 } }))
         .generation_id,

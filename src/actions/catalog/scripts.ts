@@ -10,11 +10,11 @@ import {
 } from "./define.js";
 
 /** Words of one paragraph. */
-const paragraphText = () => text(PROMPT_TEXT);
+export const paragraphText = () => text(PROMPT_TEXT);
 /** A voice of the catalog (`scripts.voices`). */
-const voiceRef = () => z.string().min(1).max(128);
+export const voiceRef = () => z.string().min(1).max(128);
 /** Target runtime of a script, up to 4 hours. */
-const targetDurationMs = () => integer(1_000, 14_400_000);
+export const targetDurationMs = () => integer(1_000, 14_400_000);
 /** Paragraphs a model is asked to write. */
 const paragraphCount = () => integer(1, 200);
 /** A paragraph addressed by id or by its 0-based position (`scripts.read` from / to). */
@@ -34,28 +34,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     }),
     weight: 1,
     purpose: "scripts of the workspace, newest edit first, with id, length, runtime, voiced share",
-  },
-  {
-    name: "scripts.create",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      title: text(500).optional(),
-      topic: prompt().optional(),
-      language: language().optional(),
-      format: label().optional(),
-      structure: label().optional(),
-      target_duration_ms: targetDurationMs().optional(),
-      tone: text(500).optional(),
-      audience: text(500).optional(),
-      speaker: name().optional(),
-      voice_ref: voiceRef().optional(),
-      model_ref: modelRef().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "creates an empty script and returns its id; a script always has one speaker (`speaker` names the narrator)",
   },
   {
     name: "scripts.duplicate",
@@ -101,21 +79,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     }),
     weight: 1,
     purpose: "voices as `voice_ref` values",
-  },
-  {
-    name: "scripts.open",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      include_text: flag().optional(),
-      digest: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "whole document: paragraphs (id, role, speaker, lock, recording, words), chapters, cast, sources, research, runtime against target",
   },
   {
     name: "scripts.timing",
@@ -514,37 +477,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     }),
     weight: 1,
     purpose: "string swap across the document, changing nothing else",
-  },
-  {
-    name: "scripts.set_paragraph_text",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_id: id(),
-      text: paragraphText(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "exact words; keeps role, visual, recording, history",
-  },
-  {
-    name: "scripts.insert_paragraph",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      text: paragraphText(),
-      role: paragraphRole().optional(),
-      after_paragraph_id: id().optional(),
-      chapter_id: id().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    // The catalog leaves this cell empty.
-    purpose: "inserts one paragraph after `after_paragraph_id`, or at the end without it",
   },
   {
     name: "scripts.delete_paragraphs",
