@@ -12,7 +12,7 @@ import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/res
 import { MAX_BATCH_MEMBERS } from "./batch.js";
 import { MAX_BULK_ITEMS } from "./bulk.js";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const ERROR_ENVELOPE_SCHEMA = {
   type: "object",

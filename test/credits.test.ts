@@ -12,7 +12,7 @@ import { Client, createFixture, useService, type Fixture } from "./support/servi
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 

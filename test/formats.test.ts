@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const CSV_DISPOSITION = 'attachment; filename="videos.csv"';
 

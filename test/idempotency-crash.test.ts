@@ -89,7 +89,7 @@ afterAll(async () => {
 interface Answer {
   status: number;
   text: string;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   replayed: boolean;
 }
 

@@ -50,7 +50,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const SEEDS = { ...seeds(prisma), ...platformSeeds(prisma) };
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 // ---------------------------------------------------------------------------------------------
 // What a workspace holds, to prove that nothing changed.

@@ -75,7 +75,7 @@ async function createVideo(client: Client, name: string): Promise<string> {
 async function deliveriesOf(client: Client, endpointId: string) {
   const list = await client.get(`/api/v1/webhook_deliveries?endpoint_id=${endpointId}&limit=100`);
   expect(list.status, list.text).toBe(200);
-  return list.body.data as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return list.body.data as Record<string, any>[];
 }
 
 const TERMINAL = new Set(["succeeded", "failed"]);

@@ -29,13 +29,13 @@ function expectError(response: ApiResponse, status: number, code: string) {
 async function createEndpoint(client: Client, body: Record<string, unknown>) {
   const created = await client.post("/api/v1/webhooks", body);
   expect(created.status, created.text).toBe(201);
-  return created.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return created.body as Record<string, any>;
 }
 
 async function deliveriesOf(client: Client, endpointId: string) {
   const list = await client.get(`/api/v1/webhook_deliveries?endpoint_id=${endpointId}&limit=100`);
   expect(list.status, list.text).toBe(200);
-  return list.body.data as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return list.body.data as Record<string, any>[];
 }
 
 // ---- endpoints ---------------------------------------------------------------------------------

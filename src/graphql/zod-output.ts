@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { builder } from "./builder.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 type TypeRef = unknown;

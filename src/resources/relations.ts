@@ -15,7 +15,6 @@ import { withColumns, type PrismaQuery } from "./selection.js";
 import { columnByName, typeNameOf } from "./fields.js";
 import { isVisible } from "./visibility.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyFieldBuilder = any;
 type NestedSelection = (query?: Record<string, unknown> | true, path?: string[]) => unknown;
 type Row = Record<string, unknown>;

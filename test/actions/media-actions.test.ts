@@ -27,7 +27,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 // A real PNG and a text file on loopback (the URL guard allows 127.0.0.1 here).
 let server: Server;
