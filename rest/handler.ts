@@ -76,7 +76,7 @@ function assertStorableQuery(query: URLSearchParams): void {
 function assertStorablePathParams(path: string, route: MatchedRoute): void {
   const pattern = pathSegments([...route.targets.values()][0]!.operation.path);
   for (const [index, segment] of pathSegments(path).entries()) {
-    const name = pattern[index]?.startsWith(":") ? pattern[index]!.slice(1) : "path";
+    const name = pattern[index]?.startsWith(":") ? pattern[index].slice(1) : "path";
     assertStorableParam(name, decodeURIComponent(segment));
   }
 }

@@ -58,7 +58,7 @@ const ENVELOPE_PROPERTIES = {
 function addEnvelope(response: Json | undefined): void {
   const schema = response?.content?.["application/json"]?.schema;
   if (!schema) return;
-  response!.content["application/json"].schema = { allOf: [schema, { type: "object", properties: ENVELOPE_PROPERTIES }] };
+  response.content["application/json"].schema = { allOf: [schema, { type: "object", properties: ENVELOPE_PROPERTIES }] };
 }
 
 function platformPaths(): Json {

@@ -7,8 +7,6 @@
 // This file runs workers (resend and recover go through BullMQ and the dispatcher), so it gets a
 // PostgreSQL database and a Redis of its own: its dispatcher must not fan out other files' events,
 // and its workers must not take other files' delivery jobs (nor theirs ours).
-import path from "node:path";
-import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { answer, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";

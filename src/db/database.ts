@@ -40,7 +40,7 @@ function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): 
     if (!event.query.includes('"request_logs"')) count += 1;
   });
   // The log option narrows the client's type; the rest of the service sees a plain client.
-  return { prisma: client as unknown as PrismaClient, queryCount: () => count };
+  return { prisma: client, queryCount: () => count };
 }
 
 interface DatabaseOptions {

@@ -91,7 +91,7 @@ function typeOf(schema: z.ZodType, nameHint: string): TypeRef {
 export function objectTypeOf(schema: z.ZodObject, nameHint: string, description?: string): TypeRef {
   const known = bySchema.get(schema);
   if (known) return known;
-  const name = (z.globalRegistry.get(schema)?.id as string | undefined) ?? nameHint;
+  const name = z.globalRegistry.get(schema)?.id ?? nameHint;
   const existing = byName.get(name);
   if (existing) {
     if (existing.schema !== schema) throw new Error(`Two different output shapes are both named ${name}`);

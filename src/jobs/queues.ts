@@ -12,7 +12,7 @@ import type { LiveEvent } from "../events/live.js";
 
 function connectionFor(redisUrl: string): ConnectionOptions {
   // BullMQ workers block on Redis; they need their own connections and no retry cap.
-  return { url: redisUrl, maxRetriesPerRequest: null } as ConnectionOptions;
+  return { url: redisUrl, maxRetriesPerRequest: null };
 }
 
 export class JobQueues {

@@ -28,7 +28,7 @@ export function registerListType(resource: ResourceDefinition, ref: unknown): vo
 
 function plannedQuery(nestedSelection: NestedSelection, columns: readonly string[], path: string[] = ["data"]): PrismaQuery {
   const planned = nestedSelection(true, path);
-  return withColumns(planned && typeof planned === "object" ? (planned as PrismaQuery) : {}, columns);
+  return withColumns(planned && typeof planned === "object" ? planned : {}, columns);
 }
 
 export function childListField(t: AnyFieldBuilder, parent: ResourceDefinition, name: string, child: ResourceChildren) {
