@@ -64,7 +64,8 @@ async function startChild(faultPoint?: string): Promise<Child> {
       }
     };
     child.stdout.on("data", look);
-    exited.then(() => reject(new Error(`the service exited while starting:\n${output}`)));
+    // `exited` only ever resolves; rejecting after the url was found is a no-op.
+    void exited.then(() => reject(new Error(`the service exited while starting:\n${output}`)));
   });
   const started = { url, process: child, exited, output: () => output };
   children.push(started);
