@@ -24,7 +24,7 @@ export interface Database {
 }
 
 /** Counting logs every statement through Prisma's event emitter, so only tests turn it on. */
-function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): { prisma: PrismaClient; queryCount(): number } {
+function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): { prisma: PrismaClient; queryCount(this: void): number } {
   if (!countQueries) {
     return {
       prisma: new PrismaClient({ adapter }),

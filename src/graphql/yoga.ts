@@ -26,6 +26,7 @@ function formatResult(result: ExecutionResult): ExecutionResult {
 }
 
 const useServiceErrors: Plugin<YogaServerContext> = {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- yoga's setResult is a closure over the result, not a method using `this`
   onResultProcess({ result, setResult }) {
     if (Array.isArray(result)) setResult(result.map(formatResult));
     else if (result && typeof result === "object" && !(Symbol.asyncIterator in result)) setResult(formatResult(result as ExecutionResult));
