@@ -32,7 +32,7 @@ afterAll(async () => {
 
 function call(client: Client, action: LiveAction, input: Record<string, unknown>) {
   if (action.method === "POST") return client.post(`/api/v1/actions/${action.name}`, input);
-  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value)]));
+  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]));
   return client.get(`/api/v1/actions/${action.name}?${query}`);
 }
 

@@ -54,8 +54,7 @@ function parseCsv(text: string): string[][] {
 /** How a json value is written in a csv cell: arrays and objects as JSON text, null as empty. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 function parseNdjson(response: ApiResponse): Row[] {
