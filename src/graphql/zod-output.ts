@@ -14,7 +14,8 @@ const loose = builder as any;
 type TypeRef = unknown;
 
 interface FieldShape {
-  type: TypeRef | [TypeRef];
+  /** A type ref, or `[ref]` for a list of it. */
+  type: TypeRef;
   nullable: boolean | { list: boolean; items: boolean };
   description?: string;
 }

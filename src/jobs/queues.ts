@@ -90,7 +90,7 @@ export async function startWorkers(
   // One queue per job, so a worker only ever runs the job it was built for.
   const workers = JOBS.map((job) => {
     const limiter = job.limiter?.(base.config);
-    return new Worker(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
+    return new Worker<Record<string, unknown>>(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
       connection: connectionFor(queues.redisUrl),
       concurrency: job.concurrency?.(base.config) ?? 4,
       ...(limiter && { limiter: { max: limiter.max, duration: limiter.durationMs } }),
