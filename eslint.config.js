@@ -51,6 +51,8 @@ export default defineConfig(
       // Same allowances as only-throw-error: passing on an abort signal's reason or a caught error
       // unchanged is deliberate; rejecting with a literal or a plain object is still an error.
       "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingAny: true, allowThrowingUnknown: true }],
+      // A `let` that a callback declared before its one assignment reads stays a `let`.
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
     },
   },
   {

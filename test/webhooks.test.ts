@@ -271,6 +271,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const excerpt = test.body.response_excerpt as string;
     expect(excerpt.length).toBeGreaterThan(0);
     expect(excerpt.length).toBeLessThanOrEqual(200);
+    // eslint-disable-next-line no-control-regex -- asserts that no control character got through
     expect(excerpt).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
     expect(excerpt.startsWith("hello")).toBe(true);
 
@@ -308,6 +309,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const test = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/test`);
     expect(test.body.succeeded, test.text).toBe(true);
     expect(test.body.response_excerpt).toMatch(/^line one/);
+    // eslint-disable-next-line no-control-regex -- asserts that no control character got through
     expect(test.body.response_excerpt).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
