@@ -4,7 +4,7 @@
 //
 // Env: DATABASE_URL (default: a fresh database on the local PostgreSQL), BENCH_SECONDS (default 5),
 // BENCH_CONNECTIONS (default 20).
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -60,10 +60,10 @@ async function measure(name: string, options: LoadOptions): Promise<Measurement>
 
 /** The baseline: the same queries the service runs for these two routes, and nothing else. */
 function startBaseline(pool: pg.Pool): Promise<Server> {
-  const server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     try {
       const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
-      const auth = await pool.query("SELECT workspace_id, scopes FROM api_keys WHERE secret_hash = $1", [hashSecret(key)]);
+      const auth = await pool.query<{ workspace_id: string }>("SELECT workspace_id, scopes FROM api_keys WHERE secret_hash = $1", [hashSecret(key)]);
       const workspaceId = auth.rows[0]?.workspace_id;
       if (!workspaceId) {
         response.writeHead(401).end();
@@ -87,7 +87,9 @@ function startBaseline(pool: pg.Pool): Promise<Server> {
     } catch (error) {
       response.writeHead(500).end(String(error));
     }
-  });
+  };
+  // answer catches every failure (a 500), so its promise never rejects.
+  const server = createServer((request, response) => void answer(request, response));
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 

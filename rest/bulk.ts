@@ -66,7 +66,8 @@ export async function runBulk(
       index,
       operation: item.operation,
       status: response.status,
-      id: failed ? (item.id ?? null) : String(payload[resource.idField] ?? item.id ?? ""),
+      // A record answered by Sofa names itself by its id field, a string.
+      id: failed ? (item.id ?? null) : ((payload[resource.idField] as string | undefined) ?? item.id ?? ""),
       error: failed ? (payload.error as Record<string, unknown>) : null,
     });
   }

@@ -40,7 +40,7 @@ export function negotiateFormat(format: string | null, accept: string | null): L
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((range) => range.type);
   for (const range of ranges) {
-    if (MEDIA_TYPES[range]) return MEDIA_TYPES[range]!;
+    if (MEDIA_TYPES[range]) return MEDIA_TYPES[range];
     if (range === "*/*" || range === "application/*") return "json";
   }
   throw unsupported(accept);

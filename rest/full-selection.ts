@@ -3,7 +3,7 @@
 // `fullSelection` the REST layer selects every field of the result, nested objects and every
 // member of a union included. Action results are trees, so the walk ends.
 import {
-  Kind, getNamedType, isObjectType, isUnionType, type DocumentNode, type FieldNode, type GraphQLNamedType, type GraphQLSchema,
+  Kind, OperationTypeNode, getNamedType, isObjectType, isUnionType, type DocumentNode, type FieldNode, type GraphQLNamedType, type GraphQLSchema,
   type InlineFragmentNode, type OperationDefinitionNode, type SelectionSetNode,
 } from "graphql";
 
@@ -36,7 +36,7 @@ export function wholeResultDocument(schema: GraphQLSchema, document: DocumentNod
   if (known) return known;
   const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const root = operation?.selectionSet.selections[0];
-  const rootType = operation?.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  const rootType = operation?.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
   if (!operation || !root || root.kind !== Kind.FIELD || !rootType) return document;
   const field = rootType.getFields()[root.name.value];
   if (!field) return document;

@@ -77,7 +77,7 @@ function assertStorableQuery(query: URLSearchParams): void {
 function assertStorablePathParams(path: string, route: MatchedRoute): void {
   const pattern = pathSegments([...route.targets.values()][0]!.operation.path);
   for (const [index, segment] of pathSegments(path).entries()) {
-    const name = pattern[index]?.startsWith(":") ? pattern[index]!.slice(1) : "path";
+    const name = pattern[index]?.startsWith(":") ? pattern[index].slice(1) : "path";
     assertStorableParam(name, decodeURIComponent(segment));
   }
 }
@@ -99,7 +99,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     // Sofa answers a JSON object; its closing brace makes room for the envelope's members
     // (cheaper than parsing and printing the record again).
     const members = JSON.stringify(withEnvelope({})).slice(1, -1);
-    const body = text.trimEnd().endsWith("}") ? `${text.trimEnd().slice(0, -1)}${text.trim() === "{}" ? "" : ","}${members}}` : JSON.stringify(withEnvelope(JSON.parse(text)));
+    const body = text.trimEnd().endsWith("}") ? `${text.trimEnd().slice(0, -1)}${text.trim() === "{}" ? "" : ","}${members}}` : JSON.stringify(withEnvelope(JSON.parse(text) as Record<string, unknown>));
     const headers = { "content-type": "application/json; charset=utf-8" };
     return new Response(headOnly ? null : body, { status: response.status, headers });
   }

@@ -12,7 +12,7 @@ import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/res
 import { MAX_BATCH_MEMBERS } from "./batch.js";
 import { MAX_BULK_ITEMS } from "./bulk.js";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const ERROR_ENVELOPE_SCHEMA = {
   type: "object",
@@ -58,7 +58,7 @@ const ENVELOPE_PROPERTIES = {
 function addEnvelope(response: Json | undefined): void {
   const schema = response?.content?.["application/json"]?.schema;
   if (!schema) return;
-  response!.content["application/json"].schema = { allOf: [schema, { type: "object", properties: ENVELOPE_PROPERTIES }] };
+  response.content["application/json"].schema = { allOf: [schema, { type: "object", properties: ENVELOPE_PROPERTIES }] };
 }
 
 function platformPaths(): Json {

@@ -76,7 +76,7 @@ export function createSofaHandler(schema: GraphQLSchema) {
       const { restSelection: selection, wholeResult } = args.contextValue as SofaContextValue;
       if (wholeResult) return execute({ ...args, schema, document: wholeResultDocument(schema, args.document) });
       return execute({ ...args, schema, ...(selection && { document: narrowDocument(args.document, selection) }) });
-    }) as typeof execute,
+    }),
     errorHandler: (errors) => errorResponse(classifyGraphQLError(errors[0])) as never,
     // fets collects the paths only while its own endpoint is on; the REST layer never forwards
     // this path (it serves the post-processed document from rest/openapi.ts).

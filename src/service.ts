@@ -68,7 +68,8 @@ export async function startService(config: Config): Promise<RunningService> {
         requestTimeout: config.http.requestTimeoutMs,
         connectionsCheckingInterval: 1_000,
       },
-      app,
+      // The adapter's Node listener: it answers its own failures, so it never rejects.
+      app.requestListener,
     );
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.maxConnections = config.http.maxConnections;

@@ -111,7 +111,7 @@ function issuesOf(error: ApiError): ValidationIssue[] {
 }
 
 function accepts(action: string, input: Record<string, unknown>): Record<string, unknown> {
-  return parseOrThrow(schemaOf(actionByName(action)!), input) as Record<string, unknown>;
+  return parseOrThrow(schemaOf(actionByName(action)!), input);
 }
 
 function rejects(action: string, input: Record<string, unknown>): ValidationIssue[] {
@@ -164,14 +164,6 @@ function sampleOf(schema: JsonSchema, depth = 0): unknown {
     default:
       return {};
   }
-}
-
-function unwrapped(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
-    current = current.unwrap() as z.ZodType;
-  }
-  return current;
 }
 
 function jsonSchemaOf(schema: z.ZodType): JsonSchema {

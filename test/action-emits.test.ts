@@ -32,7 +32,7 @@ afterAll(async () => {
 
 function call(client: Client, action: LiveAction, input: Record<string, unknown>) {
   if (action.method === "POST") return client.post(`/api/v1/actions/${action.name}`, input);
-  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value)]));
+  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]));
   return client.get(`/api/v1/actions/${action.name}?${query}`);
 }
 
@@ -66,7 +66,7 @@ describe("declared events", () => {
           // Each event is about what the call made (its id appears in the answer).
           for (const event of events) {
             const subject = (event.data as { object: Record<string, unknown> }).object;
-            const id = Object.entries(subject).find(([key, value]) => key.endsWith("_id") && typeof value === "string" && made.includes(value as string));
+            const id = Object.entries(subject).find(([key, value]) => key.endsWith("_id") && typeof value === "string" && made.includes(value));
             expect(id, `${event.type} names a record of the call`).toBeDefined();
           }
           break;

@@ -17,7 +17,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 /** The actions the framework shipped with; others may be added, these must stay live. */
 const liveActionNames = () => LIVE_ACTIONS.map((action) => action.name);

@@ -8,7 +8,7 @@ import { Client, createFixture, useService, type ApiResponse, type Fixture } fro
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,7 +7,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 

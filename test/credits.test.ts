@@ -12,7 +12,7 @@ import { Client, createFixture, useService, type Fixture } from "./support/servi
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 
@@ -69,8 +69,8 @@ describe("spendCredits", () => {
     expect(succeeded).toHaveLength(10);
     expect(refused).toHaveLength(10);
     for (const outcome of refused) {
-      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientCreditsError);
-      expect((outcome as PromiseRejectedResult).reason.details).toMatchObject({ required: 10, available: 0, shortfall: 10 });
+      expect(outcome.reason).toBeInstanceOf(InsufficientCreditsError);
+      expect(outcome.reason.details).toMatchObject({ required: 10, available: 0, shortfall: 10 });
     }
     expect(await balanceOf(workspaceId)).toBe(0);
 

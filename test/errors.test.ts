@@ -117,7 +117,7 @@ function allowedMethods(response: ApiResponse): string[] {
 async function createVideo(client: Client, body: Record<string, unknown> = { video_name: "Original" }) {
   const created = await client.post("/api/v1/videos", body);
   expect(created.status, created.text).toBe(201);
-  return created.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return created.body as Record<string, any>;
 }
 
 async function videoCount(client: Client): Promise<number> {
@@ -415,7 +415,7 @@ describe("GraphQL errors", () => {
   function expectGraphQLError(response: ApiResponse, code: string) {
     const spec = CONTRACT_CODES[code]!;
     expect(response.headers.get("x-request-id")).toBeTruthy();
-    const errors = response.body.errors as { message: string; extensions: Record<string, any> }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const errors = response.body.errors as { message: string; extensions: Record<string, any> }[];
     expect(Array.isArray(errors)).toBe(true);
     const extensions = errors[0]!.extensions;
     expect(extensions).toMatchObject({

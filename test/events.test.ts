@@ -39,7 +39,7 @@ function expectError(response: ApiResponse, status: number, code: string) {
 async function create(client: Client, resource: "videos" | "folders", body: Record<string, unknown>) {
   const created = await client.post(`/api/v1/${resource}`, body);
   expect(created.status, created.text).toBe(201);
-  return created.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return created.body as Record<string, any>;
 }
 
 // ---- the event log -----------------------------------------------------------------------------
@@ -169,13 +169,13 @@ describe("GET /api/v1/events/types", () => {
 
 interface LiveMessage {
   event?: string;
-  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: any;
 }
 
 interface Subscription {
   messages: LiveMessage[];
   /** The event objects received so far (payloads of `next` messages). */
-  events(): { id: string; type: string; data: any }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  events(): { id: string; type: string; data: any }[];
   close(): Promise<void>;
 }
 

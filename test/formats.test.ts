@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const CSV_DISPOSITION = 'attachment; filename="videos.csv"';
 
@@ -54,8 +54,7 @@ function parseCsv(text: string): string[][] {
 /** How a json value is written in a csv cell: arrays and objects as JSON text, null as empty. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 function parseNdjson(response: ApiResponse): Row[] {

@@ -7,7 +7,7 @@
 // Seeded and bounded: the same requests every run, well under a minute in all.
 import fc from "fast-check";
 import { describe, expect, it, beforeAll } from "vitest";
-import { getNamedType, getNullableType, isListType, isObjectType, isScalarType, isEnumType, type GraphQLField, type GraphQLObjectType } from "graphql";
+import { getNamedType, isObjectType, isScalarType, isEnumType, type GraphQLField, type GraphQLObjectType } from "graphql";
 import { getSchema } from "../src/graphql/schema.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";

@@ -49,7 +49,7 @@ describe("GraphQL nested relations", () => {
     await warmUp(small);
     await warmUp(large);
 
-    let smallBody: any, largeBody: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let smallBody: any, largeBody: any;
     const smallQueries = await queriesFor(async () => (smallBody = (await small.client.graphql(query)).body));
     const largeQueries = await queriesFor(async () => (largeBody = (await large.client.graphql(query)).body));
 

@@ -5,7 +5,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const VIDEO_FIELDS = `
   object video_id video_name video_comment video_format published video_keyword config video_json

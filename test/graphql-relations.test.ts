@@ -10,7 +10,7 @@ import { newId } from "../src/ids.js";
 const service = useService({ countQueries: true });
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 /** Seconds apart, so creation order (the order of child pages) is unambiguous. */
 const at = (index: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, index));

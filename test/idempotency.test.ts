@@ -7,7 +7,7 @@ import { createFixture, useService, type ApiResponse } from "./support/service.j
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 const videoCount = (workspaceId: string) => prisma().video.count({ where: { workspace_id: workspaceId } });

@@ -3,8 +3,6 @@
 // workers, so it gets a database and a Redis of its own: its workers (and the webhook dispatcher
 // they start) must not take jobs or outbox events that other test files' services are waiting for,
 // and its prune must not touch their rows.
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Job } from "bullmq";
 import { runInRequestContext } from "../src/context/request-context.js";

@@ -6,7 +6,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "./supp
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 /** Heavy video fields (contract 2.2): absent from list items unless expanded. */
 const HEAVY = ["video_json", "blocks", "groups", "composition", "smart_groups", "faceless_scenes", "faceless_template", "voice_settings_map", "video_captions"];

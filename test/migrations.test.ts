@@ -15,11 +15,11 @@ import { expectedColumnType, readPrismaSchema, type PrismaSchema } from "./suppo
 // Read once at collection time (the per-model tests are generated from it). If the file cannot be
 // read, the reader test below reports why, instead of the whole file failing to load.
 let schema: PrismaSchema = { models: [], enums: [] };
-let schemaError: unknown;
+let schemaError: { error: unknown } | undefined;
 try {
   schema = readPrismaSchema();
 } catch (error) {
-  schemaError = error;
+  schemaError = { error };
 }
 
 interface ColumnRow {
@@ -35,7 +35,7 @@ describe("the schema.prisma reader", () => {
   it("reads the same models and scalar fields as Prisma's generated datamodel", () => {
     // Guards the reader itself: if it missed or misread a field, the drift test below would be
     // checking the wrong thing. (A mismatch can also mean the client is stale: npm run generate:client.)
-    if (schemaError) throw schemaError;
+    if (schemaError) throw schemaError.error;
     expect(schema.models.map((model) => model.name).sort()).toEqual([...modelNames()].sort());
     for (const model of schema.models) {
       const generated = modelFields(model.name)

@@ -68,8 +68,8 @@ async function startWorkerProcess(): Promise<ChildProcess> {
         resolve();
       }
     };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
     child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${output}`)));
   });
   return child;

@@ -14,7 +14,7 @@ const WINDOW_SECONDS = { minute: 2, hour: 3, day: 4, credits_day: 4 };
 const ANONYMOUS_PER_MINUTE = 3;
 const service = useService({ rateWindowSeconds: WINDOW_SECONDS, anonymousPerMinute: ANONYMOUS_PER_MINUTE });
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

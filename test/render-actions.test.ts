@@ -27,7 +27,7 @@ const storageDir = path.join(dataDir, "storage");
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 // ---------------------------------------------------------------------------------------------
 // Media on loopback: a PNG made with ffmpeg, and a URL where nothing listens.

@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, type Config } from "../src/config.js";
+import { loadConfig } from "../src/config.js";
 import { runInRequestContext } from "../src/context/request-context.js";
 import { newId } from "../src/ids.js";
 import { addCredits } from "../src/credits/ledger.js";
@@ -120,7 +120,7 @@ async function renderEvents(workspaceId: string, renderId: string) {
 
 /** The /files handler of this service's storage and signing secret. */
 async function filesHandler() {
-  const files = await createFileService(prisma(), { ...loadConfig({}), ...overrides } as Config);
+  const files = await createFileService(prisma(), { ...loadConfig({}), ...overrides });
   return createFilesHandler(files.storage, files.signer.verify);
 }
 

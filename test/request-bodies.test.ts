@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse } from "./support/service.j
 
 const service = useService();
 
-function expectEnvelope(response: ApiResponse, code: ErrorCode): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function expectEnvelope(response: ApiResponse, code: ErrorCode): Record<string, any> {
   expect(response.status, response.text).toBe(ERROR_CODES[code].status);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   const error = response.body?.error;
@@ -19,7 +19,7 @@ function expectEnvelope(response: ApiResponse, code: ErrorCode): Record<string, 
   return error;
 }
 
-function expectGraphQLEnvelope(response: ApiResponse, code: ErrorCode): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function expectGraphQLEnvelope(response: ApiResponse, code: ErrorCode): Record<string, any> {
   const error = expectEnvelope(response, code);
   expect(response.body.errors[0].extensions).toEqual(error);
   expect(Object.keys(error)).not.toContain("http");

@@ -9,7 +9,7 @@ import { createFixture, useService, type ApiResponse, type Client, type Fixture 
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
 const flush = () => service.service.guards.requestLog.flush();

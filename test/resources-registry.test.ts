@@ -16,7 +16,7 @@ import { ROUND_TRIPS, seeds } from "./support/records.js";
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 const CRUD: RouteKind[] = ["list", "get", "create", "update", "delete"];
 const READ: RouteKind[] = ["list", "get"];

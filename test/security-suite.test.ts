@@ -50,7 +50,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const SEEDS = { ...seeds(prisma), ...platformSeeds(prisma) };
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 // ---------------------------------------------------------------------------------------------
 // What a workspace holds, to prove that nothing changed.
@@ -172,7 +172,7 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
 
 function callAction(client: Client, action: LiveAction, input: Record<string, unknown>): Promise<ApiResponse> {
   if (action.method === "POST") return client.post(`/api/v1/actions/${action.name}`, input);
-  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value)]));
+  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]));
   return client.get(`/api/v1/actions/${action.name}?${query}`);
 }
 

@@ -38,8 +38,8 @@ function start(dataDir: string): Promise<Started> {
       const adminKey = new RegExp(`\\n  Admin key +(${KEY}) `).exec(output)?.[1];
       if (url && key && adminKey && output.includes("More keys:")) resolve({ child, url, key, adminKey });
     };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", read);
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("exit", (code) => reject(new Error(`npm start exited with ${code} before printing its keys:\n${output}`)));
   });
 }

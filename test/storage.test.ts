@@ -2,7 +2,7 @@
 // S3Storage against a small in-memory S3 stand-in on loopback (path-style PUT/GET/HEAD/DELETE of
 // /<bucket>/<key>), URL signing and verification, the signing secret kept in service_settings, and
 // the /files handler's answers.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -133,7 +133,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  s3Server = createServer(async (request, response) => {
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url!, "http://s3.local");
     s3Requests.push({ method: request.method!, path: url.pathname, authorization: request.headers.authorization });
     const [, bucket, ...rest] = url.pathname.split("/");
@@ -191,6 +191,10 @@ beforeAll(async () => {
       default:
         response.writeHead(405).end();
     }
+  };
+  s3Server = createServer((request, response) => {
+    // A failed request closes its connection: the S3 client sees the error, nothing goes unhandled.
+    answer(request, response).catch((error: Error) => response.destroy(error));
   });
   await new Promise<void>((resolve) => s3Server.listen(0, "127.0.0.1", resolve));
   s3Endpoint = `http://127.0.0.1:${(s3Server.address() as AddressInfo).port}`;

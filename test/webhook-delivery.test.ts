@@ -12,7 +12,7 @@ import http from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, type Config } from "../src/config.js";
+import { loadConfig } from "../src/config.js";
 import { startService, type RunningService } from "../src/service.js";
 import { Dispatcher } from "../src/webhooks/dispatcher.js";
 import { answer, parseSignatureHeader, signedWith, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
@@ -37,7 +37,7 @@ async function startWorkers(): Promise<void> {
     printStartupKey: false,
     ...overrides,
     runWorkers: true,
-  } as Config);
+  });
 }
 
 async function stopWorkers(): Promise<void> {
@@ -75,7 +75,7 @@ async function createVideo(client: Client, name: string): Promise<string> {
 async function deliveriesOf(client: Client, endpointId: string) {
   const list = await client.get(`/api/v1/webhook_deliveries?endpoint_id=${endpointId}&limit=100`);
   expect(list.status, list.text).toBe(200);
-  return list.body.data as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return list.body.data as Record<string, any>[];
 }
 
 const TERMINAL = new Set(["succeeded", "failed"]);
@@ -165,14 +165,14 @@ describe("delivering events", () => {
       return rows.length === 1 && rows[0]!.status === "succeeded" ? rows[0] : undefined;
     });
     expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 3, last_status_code: 200, last_error: null });
-    expect(delivery!.attempts.map((attempt: Record<string, unknown>) => [attempt.attempt_number, attempt.status_code, attempt.succeeded])).toEqual([
+    expect(delivery.attempts.map((attempt: Record<string, unknown>) => [attempt.attempt_number, attempt.status_code, attempt.succeeded])).toEqual([
       [1, 500, false],
       [2, 500, false],
       [3, 200, true],
     ]);
-    expect(delivery!.attempts.map((attempt: { response_excerpt: string }) => attempt.response_excerpt)).toEqual(["answer 1", "answer 2", "answer 3"]);
+    expect(delivery.attempts.map((attempt: { response_excerpt: string }) => attempt.response_excerpt)).toEqual(["answer 1", "answer 2", "answer 3"]);
     expect(receiver.received).toHaveLength(3);
-    expect(new Set(receiver.received.map((request) => request.headers["x-service-delivery"]))).toEqual(new Set([delivery!.delivery_id]));
+    expect(new Set(receiver.received.map((request) => request.headers["x-service-delivery"]))).toEqual(new Set([delivery.delivery_id]));
     // The same event each time, each attempt freshly signed.
     expect(new Set(receiver.received.map((request) => JSON.parse(request.body).id)).size).toBe(1);
     for (const request of receiver.received) expect(verifySignature(request.headers["x-service-signature"], request.body, endpoint.secret)).toBe(true);
@@ -190,7 +190,7 @@ describe("delivering events", () => {
       return rows.length === 1 && rows[0]!.status === "failed" ? rows[0] : undefined;
     });
     expect(delivery).toMatchObject({ attempt_count: 3, last_status_code: 502, last_error: "http_502", next_attempt_at: null });
-    expect(delivery!.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([502, 502, 502]);
+    expect(delivery.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([502, 502, 502]);
     expect(receiver.received).toHaveLength(3);
     expect((await client.get(`/api/v1/webhooks/${endpoint.endpoint_id}`)).body).toMatchObject({ enabled: true, consecutive_failures: 3 });
   });
@@ -319,8 +319,8 @@ describe("at-least-once delivery", () => {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     children.push(child);
     return { child, output: () => output };
   }
@@ -409,7 +409,7 @@ describe("at-least-once delivery", () => {
 
     first = startWorkerProcess();
     await createVideo(client, "survives a dead worker");
-    await waitFor(() => `the first attempt to arrive (worker output: ${first!.output()})`, () => receiver.received.length >= 1, 30_000);
+    await waitFor(() => `the first attempt to arrive (worker output: ${first.output()})`, () => receiver.received.length >= 1, 30_000);
     await exited(first.child);
     expect(first.child.signalCode).toBe("SIGKILL");
     expect(held).toBeDefined();

@@ -7,8 +7,6 @@
 // This file runs workers (resend and recover go through BullMQ and the dispatcher), so it gets a
 // PostgreSQL database and a Redis of its own: its dispatcher must not fan out other files' events,
 // and its workers must not take other files' delivery jobs (nor theirs ours).
-import path from "node:path";
-import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { answer, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
@@ -29,13 +27,13 @@ function expectError(response: ApiResponse, status: number, code: string) {
 async function createEndpoint(client: Client, body: Record<string, unknown>) {
   const created = await client.post("/api/v1/webhooks", body);
   expect(created.status, created.text).toBe(201);
-  return created.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return created.body as Record<string, any>;
 }
 
 async function deliveriesOf(client: Client, endpointId: string) {
   const list = await client.get(`/api/v1/webhook_deliveries?endpoint_id=${endpointId}&limit=100`);
   expect(list.status, list.text).toBe(200);
-  return list.body.data as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return list.body.data as Record<string, any>[];
 }
 
 // ---- endpoints ---------------------------------------------------------------------------------
@@ -273,6 +271,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const excerpt = test.body.response_excerpt as string;
     expect(excerpt.length).toBeGreaterThan(0);
     expect(excerpt.length).toBeLessThanOrEqual(200);
+    // eslint-disable-next-line no-control-regex -- asserts that no control character got through
     expect(excerpt).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
     expect(excerpt.startsWith("hello")).toBe(true);
 
@@ -310,6 +309,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const test = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/test`);
     expect(test.body.succeeded, test.text).toBe(true);
     expect(test.body.response_excerpt).toMatch(/^line one/);
+    // eslint-disable-next-line no-control-regex -- asserts that no control character got through
     expect(test.body.response_excerpt).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 

@@ -99,5 +99,20 @@ export function scaffoldAction(source: string, name: string): Scaffold | undefin
   if (source.charAt(end) === "\n") end++;
   let remaining = `${source.slice(0, declaration.getFullStart())}\n${source.slice(end)}`.replace(/\[\n\n/, "[\n");
   for (const statement of new Set(helperStatements)) remaining = remaining.replace(statement, `export ${statement}`);
+  remaining = withoutUnusedDefineImports(remaining);
   return { actionSource, testSource, remaining };
+}
+
+/** The family file with the field helpers it no longer uses dropped from its import of ./define.js. */
+function withoutUnusedDefineImports(source: string): string {
+  const file = ts.createSourceFile("family.ts", source, ts.ScriptTarget.ES2022, true);
+  const statement = file.statements.find((node): node is ts.ImportDeclaration => ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text === "./define.js");
+  const bindings = statement?.importClause?.namedBindings;
+  if (!statement || !bindings || !ts.isNamedImports(bindings)) return source;
+  const rest = source.slice(0, statement.getStart(file)) + source.slice(statement.getEnd());
+  const used = new Set(rest.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/[A-Za-z_$][\w$]*/g) ?? []);
+  const kept = bindings.elements.map((element) => element.getText(file)).filter((name) => used.has(name.split(/\s+as\s+/).pop()!));
+  if (kept.length === bindings.elements.length) return source;
+  const replacement = kept.length ? `import { ${kept.join(", ")} } from "./define.js";` : "";
+  return source.slice(0, statement.getStart(file)) + replacement + source.slice(statement.getEnd());
 }

@@ -6,7 +6,6 @@ import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
 import { createKey, revokeKey, rotateKey, updateKey, type NewSecret } from "./service.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 const ApiKeySecret = builder.objectRef<NewSecret>("ApiKeySecret").implement({

@@ -152,7 +152,7 @@ export async function updateKey(context: GraphQLContext, keyId: string, raw: unk
         ...(rate_limits !== undefined && { rate_limits: rate_limits === null ? Prisma.DbNull : (rate_limits as Prisma.InputJsonValue) }),
         ...(paused !== undefined && { paused_at: paused ? ((key.paused_at as Date | null) ?? new Date()) : null }),
       },
-    }) as Promise<Row>;
+    });
   });
 }
 
@@ -174,7 +174,7 @@ export async function rotateKey(context: GraphQLContext, keyId: string, raw: unk
         previous_secret_expires_at: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
       },
     });
-    return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: apiKey as Row };
+    return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: apiKey };
   });
 }
 
@@ -186,6 +186,6 @@ export async function revokeKey(context: GraphQLContext, keyId: string, query: Q
     // Revoking twice is harmless: the first revocation time stands.
     if (key.revoked_at) return key;
     // The old secret of a rotation stays known, so it too answers key_revoked, not invalid_credentials.
-    return tx.apiKey.update({ ...query, where: { key_id: keyId }, data: { revoked_at: new Date() } }) as Promise<Row>;
+    return tx.apiKey.update({ ...query, where: { key_id: keyId }, data: { revoked_at: new Date() } });
   });
 }

@@ -69,7 +69,7 @@ export function scopeGrammarError(scope: string): string | undefined {
   if (group !== "*" && !isScopeGroup(group)) return `unknown scope group '${group}'`;
   if (action === "*") return undefined;
   if (!SCOPE_ACTIONS.includes(action as ScopeAction)) return `unknown scope action '${action}'`;
-  if (group !== "*" && !(SCOPE_GROUPS[group as ScopeGroup] as readonly string[]).includes(action)) {
+  if (group !== "*" && !(SCOPE_GROUPS[group] as readonly string[]).includes(action)) {
     return `the ${group} group has no '${action}' action`;
   }
   return undefined;

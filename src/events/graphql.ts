@@ -7,6 +7,7 @@ import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
 import { hasScope } from "../auth/scopes.js";
 import { ApiError } from "../errors/api-error.js";
+import { logger } from "../logger.js";
 import { EVENT_KINDS, eventKind, isKnownPattern, patternCovers, type EventKind } from "./catalog.js";
 import type { LiveEvent } from "./live.js";
 
@@ -79,7 +80,8 @@ builder.subscriptionField("events", (t) =>
       if (unknown) throw new ApiError("invalid_request", `'${unknown}' is not an event name, a family (video.*) or *.`, { param: "types" });
       const source = context.services.live.pubsub.subscribe("workspace-events", context.auth.workspaceId);
       return new Repeater<LiveEvent>(async (push, stop) => {
-        stop.then(() => source.return?.());
+        // Detaches from the pubsub when the client goes away; a failure to detach is logged, not left unhandled.
+        stop.then(() => source.return?.()).catch((error: unknown) => logger.warn({ err: error }, "live events source not closed"));
         for await (const event of source) {
           if (patterns.some((pattern) => patternCovers(pattern, event.type)) && visibleTo(context, event)) await push(event);
         }

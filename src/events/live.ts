@@ -15,7 +15,7 @@ export function createLiveEvents(redisUrl: string) {
   });
   return {
     pubsub,
-    publish(workspaceId: string, event: LiveEvent) {
+    publish(this: void, workspaceId: string, event: LiveEvent) {
       pubsub.publish("workspace-events", workspaceId, event);
     },
     close() {

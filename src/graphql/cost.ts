@@ -18,6 +18,7 @@ import {
   isListType,
   isObjectType,
   Kind,
+  OperationTypeNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -159,7 +160,7 @@ function unitsOf(points: number): number {
 }
 
 function rootOf(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLObjectType | undefined {
-  return (operation.operation === "mutation" ? schema.getMutationType() : operation.operation === "subscription" ? schema.getSubscriptionType() : schema.getQueryType()) ?? undefined;
+  return (operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : operation.operation === OperationTypeNode.SUBSCRIPTION ? schema.getSubscriptionType() : schema.getQueryType()) ?? undefined;
 }
 
 function walkOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined): Walk {

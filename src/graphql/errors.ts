@@ -13,7 +13,7 @@ export function classifyGraphQLError(error: unknown): ApiError {
     // graphql-yoga reports an unparsable body with the JSON SyntaxError as its cause.
     if (error.originalError instanceof SyntaxError) return new ApiError("invalid_json", "The body is not valid JSON.");
     // Yoga's one refusal by verb: a mutation sent with GET.
-    if ((error.extensions?.http as { status?: number } | undefined)?.status === 405) {
+    if (error.extensions?.http?.status === 405) {
       return new ApiError("method_not_allowed", "Mutations must be sent with POST.", { headers: { Allow: "POST" }, details: { allowed_methods: ["POST"] } });
     }
     return new ApiError("invalid_request", error.message);

@@ -159,12 +159,12 @@ function useOperationCost(): Plugin {
 export function graphqlGuardPlugins(): Plugin[] {
   return [
     useStorableInput(),
-    maxTokensPlugin(armorRefusal("tokens", GRAPHQL_LIMITS.maxTokens)) as Plugin,
+    maxTokensPlugin(armorRefusal("tokens", GRAPHQL_LIMITS.maxTokens)),
     // After the token limit's parser, so it wraps that one.
     useNestingLimit(),
-    maxDepthPlugin({ ...armorRefusal("depth", GRAPHQL_LIMITS.maxDepth), ignoreIntrospection: true }) as Plugin,
-    maxAliasesPlugin(armorRefusal("aliases", GRAPHQL_LIMITS.maxAliases)) as Plugin,
-    maxDirectivesPlugin(armorRefusal("directives", GRAPHQL_LIMITS.maxDirectives)) as Plugin,
+    maxDepthPlugin({ ...armorRefusal("depth", GRAPHQL_LIMITS.maxDepth), ignoreIntrospection: true }),
+    maxAliasesPlugin(armorRefusal("aliases", GRAPHQL_LIMITS.maxAliases)),
+    maxDirectivesPlugin(armorRefusal("directives", GRAPHQL_LIMITS.maxDirectives)),
     useOperationCost(),
   ];
 }

@@ -1,7 +1,7 @@
 // GraphQL over HTTP at /graphql (GraphiQL on). Authentication happens before this handler runs
 // (src/http/app.ts), which passes the resolver context in the server context.
 import { createYoga, type Plugin } from "graphql-yoga";
-import type { ExecutionResult, GraphQLError } from "graphql";
+import type { ExecutionResult } from "graphql";
 import { getSchema } from "./schema.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
@@ -18,7 +18,7 @@ export interface YogaServerContext {
  */
 function formatResult(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
-  const errors = result.errors.map((error) => formatGraphQLError(error as GraphQLError));
+  const errors = result.errors.map((error) => formatGraphQLError(error));
   const failed = result.data === null || result.data === undefined;
   // `http` (the status of a request-level failure) is for yoga, not part of the envelope.
   const { http: _status, ...envelope } = errors[0]!.extensions;
@@ -26,6 +26,7 @@ function formatResult(result: ExecutionResult): ExecutionResult {
 }
 
 const useServiceErrors: Plugin<YogaServerContext> = {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- yoga's setResult is a closure over the result, not a method using `this`
   onResultProcess({ result, setResult }) {
     if (Array.isArray(result)) setResult(result.map(formatResult));
     else if (result && typeof result === "object" && !(Symbol.asyncIterator in result)) setResult(formatResult(result as ExecutionResult));

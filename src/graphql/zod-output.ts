@@ -9,13 +9,13 @@
 import { z } from "zod";
 import { builder } from "./builder.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 type TypeRef = unknown;
 
 interface FieldShape {
-  type: TypeRef | [TypeRef];
+  /** A type ref, or `[ref]` for a list of it. */
+  type: TypeRef;
   nullable: boolean | { list: boolean; items: boolean };
   description?: string;
 }
@@ -92,7 +92,7 @@ function typeOf(schema: z.ZodType, nameHint: string): TypeRef {
 export function objectTypeOf(schema: z.ZodObject, nameHint: string, description?: string): TypeRef {
   const known = bySchema.get(schema);
   if (known) return known;
-  const name = (z.globalRegistry.get(schema)?.id as string | undefined) ?? nameHint;
+  const name = z.globalRegistry.get(schema)?.id ?? nameHint;
   const existing = byName.get(name);
   if (existing) {
     if (existing.schema !== schema) throw new Error(`Two different output shapes are both named ${name}`);

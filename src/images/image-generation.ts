@@ -123,7 +123,7 @@ export const imageGenerationOperation = defineOperationKind({
       credits_consumed,
       completed_at: new Date(),
       error_message: null,
-      generation_metadata: { ...((previous?.generation_metadata as Record<string, unknown>) ?? {}), prompt_used: checkpoint.prompt_used ?? null, files: checkpoint.files } as Prisma.InputJsonValue,
+      generation_metadata: { ...((previous?.generation_metadata as Record<string, unknown>) ?? {}), prompt_used: checkpoint.prompt_used ?? null, files: checkpoint.files },
     });
     if (row) await emit(tx, "generation.completed", row);
   },

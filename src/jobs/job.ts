@@ -16,7 +16,7 @@ export interface JobDependencies {
   /** The operation kinds this process runs, by kind (src/jobs/registry.ts). */
   operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
-  enqueue(job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
+  enqueue(this: void, job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }
 
 export interface JobDefinition<P extends z.ZodType = z.ZodType> {

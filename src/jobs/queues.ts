@@ -12,7 +12,7 @@ import type { LiveEvent } from "../events/live.js";
 
 function connectionFor(redisUrl: string): ConnectionOptions {
   // BullMQ workers block on Redis; they need their own connections and no retry cap.
-  return { url: redisUrl, maxRetriesPerRequest: null } as ConnectionOptions;
+  return { url: redisUrl, maxRetriesPerRequest: null };
 }
 
 export class JobQueues {
@@ -90,7 +90,7 @@ export async function startWorkers(
   // One queue per job, so a worker only ever runs the job it was built for.
   const workers = JOBS.map((job) => {
     const limiter = job.limiter?.(base.config);
-    return new Worker(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
+    return new Worker<Record<string, unknown>>(job.name, async (bullJob) => job.handler(job.payload.parse(bullJob.data), dependencies), {
       connection: connectionFor(queues.redisUrl),
       concurrency: job.concurrency?.(base.config) ?? 4,
       ...(limiter && { limiter: { max: limiter.max, duration: limiter.durationMs } }),

@@ -7,7 +7,8 @@ const run = promisify(execFile);
 
 export interface ProbedStream {
   index: number;
-  codec_type: "video" | "audio" | "subtitle" | "data" | string;
+  /** "video", "audio", "subtitle", "data", or another kind ffprobe names. */
+  codec_type: string;
   codec_name?: string;
   width?: number;
   height?: number;

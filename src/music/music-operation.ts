@@ -95,7 +95,7 @@ export const musicOperation = defineOperationKind({
   async onComplete(tx, operation, settlement, { files }) {
     const row = await moveMusic(tx, operation, ["running"], {
       status: "completed",
-      tracks: tracksOf(files, operation.result) as Prisma.InputJsonValue,
+      tracks: tracksOf(files, operation.result),
       credits_consumed: settlement.creditsSpent,
       error_message: null,
     });

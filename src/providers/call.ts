@@ -91,7 +91,7 @@ function retryableStatus(status: number): boolean {
 /** A short error code from a provider's JSON error body, never its free text. */
 async function errorCodeOf(response: Response): Promise<string | undefined> {
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; type?: unknown } | string; detail?: { status?: unknown } | unknown; code?: unknown };
+    const body = (await response.json()) as { error?: { code?: unknown; type?: unknown } | string; detail?: unknown; code?: unknown };
     if (body.error && typeof body.error === "object") return safeCode(body.error.code) ?? safeCode(body.error.type);
     if (body.detail && typeof body.detail === "object") return safeCode((body.detail as { status?: unknown }).status);
     return safeCode(body.code);

@@ -152,7 +152,7 @@ export function createProviders(settings: ProviderSettings, deps: ProviderDeps):
         details: { capability, usable: usableModels(settings).filter((item) => item.capability === capability).map((item) => item.ref) },
       });
     }
-    return adapterFor({ capability, provider: usable.provider, model: usable.model, ref, setting: MODEL_SETTINGS[capability], source: "request" } as ModelChoice & { capability: C });
+    return adapterFor({ capability, provider: usable.provider, model: usable.model, ref, setting: MODEL_SETTINGS[capability], source: "request" });
   }
 
   function availability(): CapabilityAvailability[] {

@@ -1,7 +1,8 @@
 // Why a render failed: the error_code and error_message a failed render record carries.
 import { OperationFailure } from "../operations/kind.js";
 
-const RENDER_ERROR_CODES = [
+/** Every error_code of a failed render (docs/renders.md lists them). */
+export const RENDER_ERROR_CODES = [
   /** A media src could not be fetched: blocked by the URL guard, unreachable, timed out, or not 2xx. */
   "media_unreachable",
   /** A media src is larger than CUTROOM_RENDER_MEDIA_MAX_BYTES. */

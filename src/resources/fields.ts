@@ -56,7 +56,7 @@ export const writableColumns = perResource((resource): readonly ModelField[] => 
 
 export function writableVirtualFields(resource: ResourceDefinition): string[] {
   return Object.entries(resource.virtualFields ?? {})
-    .filter(([, field]) => field.input && field.write)
+    .filter(([, field]) => field.input && field.write !== undefined)
     .map(([name]) => name);
 }
 

@@ -6,7 +6,6 @@ import type { ResourceDefinition } from "../registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "./filters.js";
 import { typeNameOf } from "./fields.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 const VALUE_TYPE: Record<FilterKind, string> = {

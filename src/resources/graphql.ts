@@ -17,7 +17,6 @@ import { childListField, referenceField, registerListType } from "./relations.js
 
 // Pothos types field builders by model name at compile time; the resource layer is generic over
 // models, so it talks to the builder through these loose aliases.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyFieldBuilder = any;
 const loose = builder as any;
 

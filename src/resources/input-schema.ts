@@ -70,5 +70,5 @@ export function parseRecordInput(resource: ResourceDefinition, mode: "create" | 
     input !== null && typeof input === "object" && !Array.isArray(input)
       ? Object.fromEntries(Object.entries(input).filter(([key]) => !ignored.has(key)))
       : input;
-  return parseOrThrow(inputSchema(resource, mode), kept) as RecordInput;
+  return parseOrThrow(inputSchema(resource, mode), kept);
 }

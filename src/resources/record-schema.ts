@@ -2,7 +2,6 @@
 // and the declaration: the output type of actions that answer with records (renders.create,
 // videos.update, renders.list's items), with the same field names and nullability as the resource.
 import { z } from "zod";
-import type { ResourceDefinition } from "../registry/resource.js";
 import { perResource } from "../registry/per-resource.js";
 import type { ModelField } from "../registry/datamodel.js";
 import { apiFieldName, publicColumns, typeNameOf } from "./fields.js";

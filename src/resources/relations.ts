@@ -15,7 +15,6 @@ import { withColumns, type PrismaQuery } from "./selection.js";
 import { columnByName, typeNameOf } from "./fields.js";
 import { isVisible } from "./visibility.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyFieldBuilder = any;
 type NestedSelection = (query?: Record<string, unknown> | true, path?: string[]) => unknown;
 type Row = Record<string, unknown>;
@@ -29,7 +28,7 @@ export function registerListType(resource: ResourceDefinition, ref: unknown): vo
 
 function plannedQuery(nestedSelection: NestedSelection, columns: readonly string[], path: string[] = ["data"]): PrismaQuery {
   const planned = nestedSelection(true, path);
-  return withColumns(planned && typeof planned === "object" ? (planned as PrismaQuery) : {}, columns);
+  return withColumns(planned && typeof planned === "object" ? planned : {}, columns);
 }
 
 export function childListField(t: AnyFieldBuilder, parent: ResourceDefinition, name: string, child: ResourceChildren) {

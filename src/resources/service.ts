@@ -53,7 +53,8 @@ export function getRecord(context: GraphQLContext, resource: ResourceDefinition,
 async function checkReferences(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput): Promise<void> {
   const issues: ValidationIssue[] = [];
   for (const [column, reference] of Object.entries(resource.references ?? {})) {
-    const id = input[column];
+    // A reference column holds a record id (a string) once the input schema has parsed it.
+    const id = input[column] as string | null | undefined;
     if (id === undefined || id === null) continue;
     const target = resourceByName(reference.resource);
     if (!target) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);

@@ -16,7 +16,7 @@ export const scriptSummaryShape = recordSchema(scripts).omit(HEAVY).meta({ id: "
 export type ScriptSummary = z.output<typeof scriptSummaryShape>;
 
 export function presentScript(row: ScriptRow): ScriptSummary {
-  const record = presentRecord(scripts, row as unknown as Record<string, unknown>);
+  const record = presentRecord(scripts, row);
   for (const field of scripts.heavy) delete record[field];
   return record as ScriptSummary;
 }

@@ -57,8 +57,8 @@ export function verifyFileUrl(url: URL | string, secret: string, now = Date.now(
 }
 
 export interface FileUrlSigner {
-  sign(baseUrl: string, key: string, expiresInSeconds: number): string;
-  verify(url: URL | string): FileUrlCheck;
+  sign(this: void, baseUrl: string, key: string, expiresInSeconds: number): string;
+  verify(this: void, url: URL | string): FileUrlCheck;
 }
 
 export function fileUrlSigner(secret: string, now: () => number = Date.now): FileUrlSigner {

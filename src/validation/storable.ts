@@ -71,7 +71,7 @@ export function findJsonProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Json
       for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], key: index, parent: visit, depth });
       continue;
     }
-    const entries = Object.entries(current);
+    const entries: [string, unknown][] = Object.entries(current);
     for (let index = entries.length - 1; index >= 0; index--) {
       const [key, item] = entries[index]!;
       const kind = textProblem(key);

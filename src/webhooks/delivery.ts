@@ -48,6 +48,7 @@ export interface AttemptOutcome {
 /** Keeps a short, printable start of an answer: no control characters, no endless bodies. */
 function sanitiseExcerpt(body: Buffer): string {
   // Every control character (C0, DEL, C1) becomes a space: the excerpt is shown, never interpreted.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   const text = body.toString("utf8").replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim();
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }

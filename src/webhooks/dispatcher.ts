@@ -38,7 +38,8 @@ export class Dispatcher {
       if (this.stopped) return;
       this.running = this.tick().catch((error) => logger.warn({ err: error }, "dispatcher pass failed"));
       await this.running;
-      if (!this.stopped) this.timer = setTimeout(loop, this.dependencies.intervalMs);
+      // loop cannot reject: a failed pass is caught and logged above.
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.dependencies.intervalMs);
     };
     void loop();
   }

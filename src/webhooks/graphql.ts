@@ -9,7 +9,6 @@ import {
   type TestResult,
 } from "./service.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 const WebhookInput = loose.scalarType("WebhookEndpointInput", {

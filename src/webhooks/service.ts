@@ -52,7 +52,7 @@ function loadEndpoint(client: Tx | GraphQLContext["prisma"], context: GraphQLCon
 }
 
 function reload(tx: Tx, endpointId: string, query: Query): Promise<Row> {
-  return tx.webhookEndpoint.findUniqueOrThrow({ ...query, where: { endpoint_id: endpointId } }) as Promise<Row>;
+  return tx.webhookEndpoint.findUniqueOrThrow({ ...query, where: { endpoint_id: endpointId } });
 }
 
 export async function createEndpoint(context: GraphQLContext, raw: unknown, query: Query): Promise<Row> {
@@ -186,9 +186,9 @@ export async function resendDelivery(context: GraphQLContext, endpointId: string
   if (!delivery || delivery.endpoint_id !== endpointId) throw notFound("delivery of this endpoint", deliveryId, "delivery_id");
   if (delivery.status === "delivering") throw new ApiError("conflict", "This delivery is being sent right now; try again in a moment.", { param: "delivery_id" });
   // A test key sees the delivery as it is: nothing is sent in test mode.
-  if (!context.auth.livemode) return delivery as Row;
-  await requeue(context, [delivery as Requeueable]);
-  return (await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } })) as Row;
+  if (!context.auth.livemode) return delivery;
+  await requeue(context, [delivery]);
+  return await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } });
 }
 
 export async function recoverDeliveries(context: GraphQLContext, endpointId: string, raw: unknown) {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCredits } from "../../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../../src/media/binaries.js";
 import { readPng, probeBytes } from "../support/provider-standin/inspect.js";
-import { loadConfig, type Config } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
 import { createStorage } from "../../src/storage/from-config.js";
 import { putBytes } from "../../src/storage/storage.js";
 import { enqueueOperation } from "../../src/operations/worker.js";
@@ -27,7 +27,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 // A real PNG and a text file on loopback (the URL guard allows 127.0.0.1 here).
 let server: Server;
@@ -36,7 +36,7 @@ let textUrl = "";
 let png: Buffer;
 beforeAll(async () => {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=s=96x64", "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
-  png = stdout as unknown as Buffer;
+  png = stdout;
   server = createServer((request, response) => {
     if (request.url === "/photo.png") return void response.writeHead(200, { "content-type": "image/png" }).end(png);
     response.writeHead(200, { "content-type": "text/plain" }).end("not an image");
@@ -291,7 +291,7 @@ describe("an image generation retaken after its worker died", () => {
     }
     // As a dead worker's first attempt left it: one image stored, paid and checkpointed.
     const first = { key: `generations/${workspaceId}/${created.generation_id}/0.png`, content_type: "image/png", size_bytes: png.length, width: 96, height: 64 };
-    await putBytes(createStorage({ ...loadConfig({}), ...overrides } as Config), first.key, png);
+    await putBytes(createStorage({ ...loadConfig({}), ...overrides }), first.key, png);
     await prisma().operation.updateMany({ where: { subject_id: created.generation_id }, data: { attempts: 1, credits_spent: 4, checkpoint: { prompt_used: "A watercolour of a kite", files: [first] } } });
     const before = standIn().calls("openai.images.generations").length;
     const operation = await prisma().operation.findFirstOrThrow({ where: { subject_id: created.generation_id } });

@@ -10,7 +10,7 @@ import { createFixture, useService } from "../support/service.js";
 const service = useService({ providers: loadConfig({}).providers });
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 describe("a capability with no model configured", () => {
   it("is refused with 400 naming the setting, before any credit is held, for live and test keys", async () => {

@@ -14,7 +14,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 async function funded(amount: number): Promise<Fixture> {
   const fixture = await createFixture(service);

@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse } from "../support/service.
 
 const service = useService();
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;  
 
 let png: Buffer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../src/generated/prisma/client.js";
 import { newId } from "../../src/ids.js";
 import { createApiKey } from "../../src/auth/key-service.js";
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
 
 /** Minimal create payloads and one change each (null where the resource cannot be updated). */
 export const ROUND_TRIPS: Record<string, { create: Row; update: Row | null }> = {

@@ -78,7 +78,7 @@ export function useService(overrides: Partial<Config> = {}): TestService {
   };
 }
 
-export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   body: T;
@@ -96,7 +96,7 @@ export interface RequestOptions {
 export class Client {
   constructor(private readonly baseUrl: string, readonly key?: string) {}
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const key = options.key === undefined ? this.key : options.key;
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
     let body: string | undefined = options.rawBody;
@@ -115,13 +115,13 @@ export class Client {
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>("GET", path, options); } // eslint-disable-line @typescript-eslint/no-explicit-any
-  post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("POST", path, { ...options, body }); } // eslint-disable-line @typescript-eslint/no-explicit-any
-  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("PATCH", path, { ...options, body }); } // eslint-disable-line @typescript-eslint/no-explicit-any
-  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>("DELETE", path, options); } // eslint-disable-line @typescript-eslint/no-explicit-any
+  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>("GET", path, options); }
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("POST", path, { ...options, body }); }
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) { return this.request<T>("PATCH", path, { ...options, body }); }
+  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>("DELETE", path, options); }
 
   /** POST /graphql; returns the GraphQL response body. */
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, options?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, options?: RequestOptions) {
     return this.request<T>("POST", "/graphql", { ...options, body: { query, variables } });
   }
 }

@@ -90,7 +90,7 @@ export function defineFamily(family: string, declarations: readonly ActionDeclar
       family,
       emits: Object.freeze([...(declaration.emits ?? [])]),
       testMode: declaration.testMode ?? "simulate",
-    }) as ActionDefinition;
+    });
   });
 }
 
@@ -182,7 +182,7 @@ export function requireOneOf<T extends z.ZodObject>(schema: T, fields: readonly 
       message: `Send at least one of: ${fields.join(", ")}.`,
       params: { type: "any.required" },
     });
-  }) as T;
+  });
   alternatives.set(refined, Object.freeze([...fields]));
   return refined;
 }

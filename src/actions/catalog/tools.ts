@@ -1,8 +1,6 @@
 // Tools (catalog 4.5). `forum` and `video_site` stand in for third-party site names (rule 4.1.10).
 import { z } from "zod";
-import {
-  BASE64_TEXT, defineFamily, flag, id, integer, json, jsonObject, label, language, modelRef, prompt, requireOneOf, url,
-} from "./define.js";
+import { BASE64_TEXT, defineFamily, flag, id, integer, json, label, language, modelRef, prompt, requireOneOf, url } from "./define.js";
 
 /** A MIME type such as `image/png`. */
 export const mediaType = () => z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i).max(100);

@@ -29,7 +29,7 @@ interface CallContext {
   /** Credits this call costs (0 for free actions); for model calls and operations, the hold. */
   cost: number;
   /** Names the record the credits pay for (the ledger row's reference_id). */
-  reference(id: string): void;
+  reference(this: void, id: string): void;
 }
 
 export interface TransactionContext extends CallContext {
@@ -40,12 +40,12 @@ export interface TransactionContext extends CallContext {
    */
   tx: Tx;
   /** Work to do once the transaction committed (enqueue a job, delete a file); skipped in test mode. */
-  afterCommit(work: () => Promise<unknown>): void;
+  afterCommit(this: void, work: () => Promise<unknown>): void;
   /**
    * Queues long work as an operation (src/operations): the call's credits become its hold, settled
    * when it ends. Its job is enqueued once the transaction commits.
    */
-  queueOperation<Input>(kind: OperationKind<Input>, operation: { subjectId: string; input: Input }): Promise<OperationRow>;
+  queueOperation<Input>(this: void, kind: OperationKind<Input>, operation: { subjectId: string; input: Input }): Promise<OperationRow>;
 }
 
 /** The providers as a model call sees them: each call's usage is recorded on the ledger entry. */
@@ -57,14 +57,14 @@ export interface ModelContext extends CallContext {
   providers: CallProviders;
   files: FileService;
   /** Units that ran, when fewer than were priced (locked paragraphs skipped): the spend follows. */
-  ran(units: number): void;
+  ran(this: void, units: number): void;
   /**
    * The call's one write, at most once, as its last step: a transaction that also settles the hold,
    * books the providers' usage, records action.completed and stores the answer of an
    * idempotency_key. Check inside it that what you read did not change during the model call
    * (409 conflict). The handler answers with what the work returned.
    */
-  commit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  commit<T>(this: void, work: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 /** What a units hook may use: reads only, before anything is held or written. */

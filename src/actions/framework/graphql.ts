@@ -19,7 +19,6 @@ import { openApiSchemaOf } from "../../resources/input-docs.js";
 import { actionQuote } from "./outputs.js";
 import { answersWithQuote, resultObjects, resultSchema } from "./result-schema.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const loose = builder as any;
 
 /** `renders.create` → `renders_create` (GraphQL names take no dots). */

@@ -27,10 +27,10 @@ function catalogInput(schema: z.ZodObject): ResolvedInput {
     schema,
     parse(raw) {
       // A list's page size follows the one rule of every list, with its error (docs/lists.md).
-      if (paged && raw !== null && typeof raw === "object" && "limit" in raw && (raw as { limit: unknown }).limit !== undefined) {
-        pageSize((raw as { limit: unknown }).limit);
+      if (paged && raw !== null && typeof raw === "object" && "limit" in raw && raw.limit !== undefined) {
+        pageSize(raw.limit);
       }
-      return parseOrThrow(schema, raw ?? {}) as Record<string, unknown>;
+      return parseOrThrow(schema, raw ?? {});
     },
   };
 }

@@ -99,7 +99,7 @@ export default defineAction({
         status: "pending",
         prompt,
         credits_consumed: cost,
-        variables: (input.variables ?? undefined) as Prisma.InputJsonValue | undefined,
+        variables: input.variables ?? undefined,
         generation_metadata: {
           action: "images.generate",
           count: input.count,

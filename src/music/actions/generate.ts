@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { flag, name, prompt, requireOneOf, text } from "../../actions/catalog/define.js";
-import type { Prisma } from "../../generated/prisma/client.js";
 import { newId } from "../../ids.js";
 import { presentRecord } from "../../resources/selection.js";
 import { recordSchema } from "../../resources/record-schema.js";
@@ -52,7 +51,7 @@ export default defineAction({
         style: input.style ?? null,
         instrumental: request.instrumental,
         credits_consumed: cost,
-        request: request as Prisma.InputJsonValue,
+        request,
       },
     });
     await queueOperation(musicOperation, { subjectId: generationId, input: request });

@@ -53,6 +53,6 @@ export default defineAction({
       },
     });
     await queueOperation(renderOperation, { subjectId: renderId, input: {} });
-    return presentRender(row) as z.input<ReturnType<typeof recordSchema>>;
+    return presentRender(row);
   },
 });

@@ -7,7 +7,6 @@ import { modelRef, prompt } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { storeMedia } from "../../generations/stored-media.js";
 import { validationFailed } from "../../validation/issues.js";
-import type { Prisma } from "../../generated/prisma/client.js";
 
 /** Sizes image models take (OpenAI-compatible servers accept these). */
 const SIZES = ["256x256", "512x512", "1024x1024", "1024x1536", "1536x1024", "1024x1792", "1792x1024"] as const;
@@ -80,7 +79,7 @@ export default defineAction({
             size: input.size ?? null,
             quality: input.quality ?? null,
             files: [{ key: stored.key, content_type: stored.content_type, size_bytes: stored.size_bytes, width: stored.width, height: stored.height }],
-          } as Prisma.InputJsonValue,
+          },
         },
       });
       return {

@@ -68,7 +68,7 @@ export function falRoutes(jobs: Map<string, FalJob>): RouteDefinition[] {
     const input = job.input;
     switch (falKindOf(job.endpoint)) {
       case "video": {
-        const [width, height] = ASPECT_SIZES[String(input.aspect_ratio ?? "16:9")] ?? ASPECT_SIZES["16:9"]!;
+        const [width, height] = ASPECT_SIZES[typeof input.aspect_ratio === "string" ? input.aspect_ratio : "16:9"] ?? ASPECT_SIZES["16:9"]!;
         const seconds = Number(input.duration ?? 5) || 5;
         return { status: 200, body: { video: fileOf(context, await context.media.video(width, height, seconds)) } };
       }

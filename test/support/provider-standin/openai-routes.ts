@@ -35,7 +35,7 @@ function pngDimensions(bytes: Uint8Array): { width: number; height: number } | u
 
 function sizeOf(value: unknown, fallback: { width: number; height: number }): { width: number; height: number } | undefined {
   if (value === undefined || value === null || value === "" || value === "auto") return fallback;
-  const match = /^(\d+)x(\d+)$/.exec(String(value));
+  const match = typeof value === "string" ? /^(\d+)x(\d+)$/.exec(value) : null;
   if (!match) return undefined;
   return { width: Number(match[1]), height: Number(match[2]) };
 }
@@ -153,7 +153,8 @@ export const openAiRoutes: RouteDefinition[] = [
       const model = form.get("model");
       const file = form.get("file");
       if (typeof model !== "string" || file === null || typeof file === "string") return badRequest("model and file are required");
-      const responseFormat = String(form.get("response_format") ?? "json");
+      const format = form.get("response_format");
+      const responseFormat = typeof format === "string" ? format : "json";
       const granularities = form.getAll("timestamp_granularities[]").map(String);
       const bytes = Buffer.from(await file.arrayBuffer());
       const scratch = path.join(context.media.dir, `upload-${context.call.at}-${Math.random().toString(36).slice(2)}`);
