@@ -14,7 +14,9 @@ import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_add_speaker from "../scripts/actions/add_speaker.js";
 import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
+import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
@@ -22,10 +24,15 @@ import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
 import scripts_lock_paragraphs from "../scripts/actions/lock_paragraphs.js";
 import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
 import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
 import scripts_set_paragraph_role from "../scripts/actions/set_paragraph_role.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
 import scripts_set_paragraph_visual from "../scripts/actions/set_paragraph_visual.js";
+import scripts_set_speaker_face from "../scripts/actions/set_speaker_face.js";
+import scripts_set_speaker_voice from "../scripts/actions/set_speaker_voice.js";
+import scripts_speakers from "../scripts/actions/speakers.js";
+import scripts_update_speaker from "../scripts/actions/update_speaker.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -46,7 +53,9 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_create,
   renders_delete,
   renders_list,
+  scripts_add_speaker,
   scripts_annotate_paragraph,
+  scripts_assign_speaker,
   scripts_create,
   scripts_delete_paragraphs,
   scripts_ideas,
@@ -54,10 +63,15 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_lock_paragraphs,
   scripts_move_paragraph,
   scripts_open,
+  scripts_remove_speaker,
   scripts_replace_everywhere,
   scripts_set_paragraph_role,
   scripts_set_paragraph_text,
   scripts_set_paragraph_visual,
+  scripts_set_speaker_face,
+  scripts_set_speaker_voice,
+  scripts_speakers,
+  scripts_update_speaker,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,
