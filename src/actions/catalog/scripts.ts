@@ -21,65 +21,6 @@ const paragraphCount = () => integer(1, 200);
 const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
 
 export const SCRIPTS_ACTIONS = defineFamily("scripts", [
-  // --- 4.8 documents, settings, sharing ---------------------------------------------------------
-  {
-    name: "scripts.list",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      search: text(200).optional(),
-      limit: limit().optional(),
-      skip: skip().optional(),
-    }),
-    weight: 1,
-    purpose: "scripts of the workspace, newest edit first, with id, length, runtime, voiced share",
-  },
-  {
-    name: "scripts.duplicate",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      title: text(500).optional(),
-    }),
-    weight: 1,
-    purpose: "copies words, structure, cast and recordings; the credit meter is not copied",
-  },
-  {
-    name: "scripts.delete",
-    method: "POST",
-    scopes: ["scripts:delete"],
-    credits: false,
-    input: z.strictObject({ script_id: id() }),
-    weight: 1,
-    purpose: "deletes paragraphs, restore points, review notes and take history; irreversible",
-  },
-  {
-    name: "scripts.models",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({}),
-    weight: 1,
-    purpose:
-      "priced model catalog as `model_ref` values (whole-document passes and per-paragraph edits use separate models)",
-  },
-  {
-    name: "scripts.voices",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      language: language().optional(),
-      provider: label().optional(),
-      search: text(200).optional(),
-      limit: limit().optional(),
-    }),
-    weight: 1,
-    purpose: "voices as `voice_ref` values",
-  },
   {
     name: "scripts.timing",
     method: "GET",
@@ -99,42 +40,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     weight: 1,
     purpose:
       "per paragraph, what the voice will be handed (digits, symbols, acronyms, URLs, abbreviations, sibilant runs); free",
-  },
-  {
-    name: "scripts.settings",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      model_ref: modelRef().optional(),
-      quick_model_ref: modelRef().optional(),
-      default_voice_ref: voiceRef().optional(),
-      default_voice_name: name().optional(),
-      structure: label().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "models, default voice and structure",
-  },
-  {
-    name: "scripts.set_meta",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      title: text(500).optional(),
-      topic: prompt().optional(),
-      tone: text(500).optional(),
-      audience: text(500).optional(),
-      language: language().optional(),
-      format: label().optional(),
-      target_duration_ms: targetDurationMs().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "send only the fields to change",
   },
   {
     name: "scripts.write_from_source",
