@@ -14,11 +14,38 @@ import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_add_speaker from "../scripts/actions/add_speaker.js";
+import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
+import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
+import scripts_changes from "../scripts/actions/changes.js";
 import scripts_create from "../scripts/actions/create.js";
+import scripts_delete from "../scripts/actions/delete.js";
+import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
+import scripts_duplicate from "../scripts/actions/duplicate.js";
+import scripts_history from "../scripts/actions/history.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
+import scripts_list from "../scripts/actions/list.js";
+import scripts_lock_paragraphs from "../scripts/actions/lock_paragraphs.js";
+import scripts_models from "../scripts/actions/models.js";
+import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
+import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
+import scripts_restore_snapshot from "../scripts/actions/restore_snapshot.js";
+import scripts_set_meta from "../scripts/actions/set_meta.js";
+import scripts_set_paragraph_role from "../scripts/actions/set_paragraph_role.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
+import scripts_set_paragraph_visual from "../scripts/actions/set_paragraph_visual.js";
+import scripts_set_speaker_face from "../scripts/actions/set_speaker_face.js";
+import scripts_set_speaker_voice from "../scripts/actions/set_speaker_voice.js";
+import scripts_settings from "../scripts/actions/settings.js";
+import scripts_snapshot from "../scripts/actions/snapshot.js";
+import scripts_snapshots from "../scripts/actions/snapshots.js";
+import scripts_speakers from "../scripts/actions/speakers.js";
+import scripts_undo_change from "../scripts/actions/undo_change.js";
+import scripts_update_speaker from "../scripts/actions/update_speaker.js";
+import scripts_voices from "../scripts/actions/voices.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -39,11 +66,38 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_create,
   renders_delete,
   renders_list,
+  scripts_add_speaker,
+  scripts_annotate_paragraph,
+  scripts_assign_speaker,
+  scripts_changes,
   scripts_create,
+  scripts_delete,
+  scripts_delete_paragraphs,
+  scripts_duplicate,
+  scripts_history,
   scripts_ideas,
   scripts_insert_paragraph,
+  scripts_list,
+  scripts_lock_paragraphs,
+  scripts_models,
+  scripts_move_paragraph,
   scripts_open,
+  scripts_remove_speaker,
+  scripts_replace_everywhere,
+  scripts_restore_snapshot,
+  scripts_set_meta,
+  scripts_set_paragraph_role,
   scripts_set_paragraph_text,
+  scripts_set_paragraph_visual,
+  scripts_set_speaker_face,
+  scripts_set_speaker_voice,
+  scripts_settings,
+  scripts_snapshot,
+  scripts_snapshots,
+  scripts_speakers,
+  scripts_undo_change,
+  scripts_update_speaker,
+  scripts_voices,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

@@ -18,6 +18,7 @@ import { scripts } from "./resource.js";
 export const AUTO_SNAPSHOTS_KEPT = 50;
 
 export type ScriptRow = Prisma.ScriptGetPayload<object>;
+export type SnapshotRow = Prisma.ScriptSnapshotGetPayload<object>;
 
 /** Words in a text: runs of non-space characters. */
 export function wordsIn(text: string): number {
@@ -92,23 +93,43 @@ export interface EditEntry {
   kind: string;
   before?: unknown;
   after?: unknown;
+  /** Written by scripts.undo_change: the entry this one undoes. */
+  undoes?: string;
 }
 
 /** A write call on one script: locked, its restore point taken, its edits logged. */
 export interface ScriptWrite {
   script: ScriptRow;
+  /** The restore point taken before the call's first write. */
+  point: SnapshotRow;
   /** Logs one change; its edit_id. */
   edit(entry: EditEntry): Promise<string>;
   /** Recounts words and paragraphs, moves the revision on; the script as it now is. */
   done(): Promise<ScriptRow>;
+  /**
+   * Ends a call that wrote nothing (the document already was as asked): its restore point goes,
+   * and the revision stays, so a model pass in flight is not refused for nothing.
+   */
+  unchanged(): Promise<ScriptRow>;
 }
 
-/** Opens a script for a write call (lock, then restore point); the caller then edits and calls done(). */
-export async function openForWrite(tx: Tx, context: GraphQLContext, scriptId: string, action: string): Promise<ScriptWrite> {
+/** The restore point a write call takes before its first write: automatic unless the call names its own. */
+export interface WritePoint {
+  reason: "auto" | "manual" | "safety";
+  label?: string | null;
+}
+
+/**
+ * Opens a script for a write call (lock, then restore point); the caller then edits and calls
+ * done(). A call that takes a point of its own kind (scripts.restore_snapshot's safety point)
+ * names it, and it stands in for the automatic one: both would hold the same copy.
+ */
+export async function openForWrite(tx: Tx, context: GraphQLContext, scriptId: string, action: string, point: WritePoint = { reason: "auto" }): Promise<ScriptWrite> {
   const script = await lockScript(tx, context, scriptId);
-  await takeSnapshot(tx, scriptId, { reason: "auto", action });
+  const taken = await takeSnapshot(tx, scriptId, { ...point, action });
   return {
     script,
+    point: taken,
     async edit(entry) {
       const editId = newId("script_edit");
       await tx.scriptEdit.create({
@@ -122,11 +143,16 @@ export async function openForWrite(tx: Tx, context: GraphQLContext, scriptId: st
           after: entry.after === undefined ? undefined : (JSON.parse(JSON.stringify(entry.after)) as Prisma.InputJsonValue),
           request_id: currentRequestContext()?.requestId ?? null,
           key_id: context.auth.keyId,
+          undoes_edit_id: entry.undoes ?? null,
         },
       });
       return editId;
     },
     done: () => recount(tx, scriptId),
+    async unchanged() {
+      await tx.scriptSnapshot.delete({ where: { snapshot_id: taken.snapshot_id } });
+      return script;
+    },
   };
 }
 

@@ -163,3 +163,35 @@ export function presentSnapshotSummary(row: Row): z.output<typeof snapshotSummar
     created_at: iso(row.created_at)!,
   };
 }
+
+export const editShape = z
+  .object({
+    edit_id: z.string(),
+    paragraph_id: z.string().nullable().describe("The paragraph it changed; null for a change of the script itself (meta, cast, restore)."),
+    action: z.string().describe("The action whose call made it."),
+    kind: z.string().describe("paragraph.text, paragraph.insert, paragraph.delete, paragraph.move, paragraph.role, paragraph.lock, paragraph.note, paragraph.visual, paragraph.speaker, meta, speaker.add, speaker.update, speaker.remove, speaker.voice, speaker.face, document.restore, …"),
+    before: z.json().nullable().describe("What the change replaced (null for an insert)."),
+    after: z.json().nullable().describe("What the change left (null for a delete)."),
+    undone_at: z.iso.datetime().nullable().describe("Set once scripts.undo_change undid it."),
+    undoes_edit_id: z.string().nullable().describe("Written by scripts.undo_change: the entry this one undid (undoing this one redoes it)."),
+    request_id: z.string().nullable(),
+    key_id: z.string().nullable().describe("The API key whose call made it."),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "ScriptEdit", description: "An entry of a script's edit log, with enough before and after to undo it." });
+
+export function presentEdit(row: Row): z.output<typeof editShape> {
+  return {
+    edit_id: row.edit_id as string,
+    paragraph_id: (row.paragraph_id as string | null) ?? null,
+    action: row.action as string,
+    kind: row.kind as string,
+    before: (row.before as z.output<typeof editShape>["before"]) ?? null,
+    after: (row.after as z.output<typeof editShape>["after"]) ?? null,
+    undone_at: iso(row.undone_at),
+    undoes_edit_id: (row.undoes_edit_id as string | null) ?? null,
+    request_id: (row.request_id as string | null) ?? null,
+    key_id: (row.key_id as string | null) ?? null,
+    created_at: iso(row.created_at)!,
+  };
+}

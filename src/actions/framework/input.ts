@@ -100,6 +100,13 @@ export function decodeQueryInput(action: ActionDefinition, query: URLSearchParam
       } catch {
         throw new ApiError("invalid_request", `${name} takes a JSON object.`, { param: name });
       }
+    } else if (base instanceof z.ZodLazy) {
+      // A JSON value (`request`, `blocks`, …) as JSON text; text that is not JSON is that string.
+      try {
+        input[name] = JSON.parse(raw);
+      } catch {
+        input[name] = raw;
+      }
     } else input[name] = raw;
   }
   return input;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "script_edits" ADD COLUMN     "undoes_edit_id" TEXT;

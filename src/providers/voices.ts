@@ -1,0 +1,60 @@
+// Voices a speech provider has built in, known without asking it (scripts.voices lists them beside
+// the voices library). ElevenLabs accounts hold voices of their own, which only its API lists: here
+// only the stock voice its adapter uses by default; an account's other voices enter through the
+// voices library (`provider_voice_id`). Each is named `<provider>/<voice id>` as a voice_ref.
+import { ELEVENLABS_DEFAULT_VOICE } from "./adapters/elevenlabs.js";
+
+export interface BuiltInVoice {
+  provider: string;
+  /** The voice's id at its provider (what SpeechRequest.voice takes). */
+  voice: string;
+  name: string;
+  /** A BCP 47 tag; null for a multilingual voice. */
+  language: string | null;
+  gender: string | null;
+  description: string;
+}
+
+const openai = (voice: string, gender: string, description: string): BuiltInVoice => ({
+  provider: "openai",
+  voice,
+  name: voice.charAt(0).toUpperCase() + voice.slice(1),
+  language: null,
+  gender,
+  description: `OpenAI stock voice, multilingual: ${description}`,
+});
+
+const espeak = (voice: string, language: string, name: string): BuiltInVoice => ({
+  provider: "local",
+  voice,
+  name: `eSpeak ${name}`,
+  language,
+  gender: null,
+  description: `eSpeak NG on this server (robotic), ${name}`,
+});
+
+export const BUILT_IN_VOICES: readonly BuiltInVoice[] = [
+  openai("alloy", "neutral", "balanced, even"),
+  openai("ash", "male", "clear, direct"),
+  openai("coral", "female", "warm, friendly"),
+  openai("echo", "male", "calm, resonant"),
+  openai("fable", "neutral", "expressive, storytelling"),
+  openai("nova", "female", "bright, energetic"),
+  openai("onyx", "male", "deep, authoritative"),
+  openai("sage", "female", "soft, measured"),
+  openai("shimmer", "female", "light, gentle"),
+  { provider: "elevenlabs", voice: ELEVENLABS_DEFAULT_VOICE, name: "George", language: null, gender: "male", description: "ElevenLabs stock voice of every account, multilingual: warm, British" },
+  espeak("en-us", "en-US", "English (US)"),
+  espeak("en-gb", "en-GB", "English (UK)"),
+  espeak("fr", "fr", "French"),
+  espeak("de", "de", "German"),
+  espeak("es", "es", "Spanish"),
+  espeak("it", "it", "Italian"),
+  espeak("pt", "pt", "Portuguese"),
+  espeak("nl", "nl", "Dutch"),
+];
+
+/** The built-in voices of the given speech providers, in the order above. */
+export function builtInVoices(providers: ReadonlySet<string>): BuiltInVoice[] {
+  return BUILT_IN_VOICES.filter((voice) => providers.has(voice.provider));
+}
