@@ -194,7 +194,7 @@ export async function voiceByRef(client: Client, context: GraphQLContext, ref: s
   const row = await client.voice.findFirst({
     where: { voice_ref: ref, is_active: true, OR: [{ workspace_id: null }, { workspace_id: context.auth.workspaceId }] },
   });
-  return row ? fromRow(row as VoiceRow) : undefined;
+  return row ? fromRow(row) : undefined;
 }
 
 /** The voice a voice_ref names, or 422 at `path`. */

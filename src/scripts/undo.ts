@@ -86,11 +86,11 @@ function onlyFields(value: Fields | null, allowed: readonly string[], extra: rea
 function paragraphData(values: Fields): Prisma.ScriptParagraphUncheckedUpdateInput {
   const data: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(values)) {
-    if (field === "visual") data.visual = value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+    if (field === "visual") data.visual = value === null || value === undefined ? Prisma.DbNull : (value);
     else data[field] = value ?? null;
   }
   if (typeof values.text === "string") data.word_count = wordsIn(values.text);
-  return data as Prisma.ScriptParagraphUncheckedUpdateInput;
+  return data;
 }
 
 /** How to undo `entry` on the document as it is now (nothing is written until apply). */
@@ -112,7 +112,7 @@ export function planUndo(entry: EditRow, state: UndoState): UndoPlan {
     case "speaker.remove":
       return planUndoSpeakerRemove(entry, state, before);
     case "document.restore":
-      return blocked("not_undoable", `A restore is undone by restoring the safety point it took${before?.snapshot_id ? ` (${String(before.snapshot_id)})` : ""} with scripts.restore_snapshot.`);
+      return blocked("not_undoable", `A restore is undone by restoring the safety point it took${before?.snapshot_id ? ` (${shown(before.snapshot_id)})` : ""} with scripts.restore_snapshot.`);
   }
   if (entry.paragraph_id && onlyFields(before, PARAGRAPH_FIELDS) && onlyFields(after, PARAGRAPH_FIELDS)) return planUndoParagraphFields(entry, state, paragraph, before!, after!);
   if (!entry.paragraph_id && entry.kind === "meta" && onlyFields(before, META_FIELDS) && onlyFields(after, META_FIELDS)) return planUndoMeta(entry, state, before!, after!);
@@ -266,7 +266,7 @@ function planUndoSpeakerAdd(entry: EditRow, state: UndoState, after: Fields | nu
   if (!speaker) return blocked("gone", "The speaker was removed since.");
   if (speaker.is_base) return blocked("not_undoable", "The base speaker can never be removed.");
   const lines = state.paragraphs.filter((row) => row.speaker_id === speaker.speaker_id);
-  const given = new Set(Array.isArray(after?.paragraph_ids) ? (after!.paragraph_ids as string[]) : []);
+  const given = new Set(Array.isArray(after?.paragraph_ids) ? (after.paragraph_ids as string[]) : []);
   const since = lines.filter((row) => !given.has(row.paragraph_id));
   if (since.length) return blocked("changed_since", `Lines were given to this speaker since (${since.map((row) => row.paragraph_id).join(", ")}); undo those first or use scripts.remove_speaker.`);
   const locked = lines.filter((row) => row.locked);
@@ -291,7 +291,7 @@ function planUndoSpeakerRemove(entry: EditRow, state: UndoState, before: Fields 
   const name = removed.name.toLowerCase();
   if (state.speakers.some((row) => row.name.toLowerCase() === name)) return blocked("changed_since", `Another speaker is named '${removed.name}' since.`);
   if (state.speakers.length >= MAX_SPEAKERS) return blocked("changed_since", `The cast is full (${MAX_SPEAKERS} speakers).`);
-  const ids = new Set(Array.isArray(before?.paragraph_ids) ? (before!.paragraph_ids as string[]) : []);
+  const ids = new Set(Array.isArray(before?.paragraph_ids) ? (before.paragraph_ids as string[]) : []);
   // Lines still with the base speaker come back; a locked one stays where it is (and is reported).
   const back = state.paragraphs.filter((row) => ids.has(row.paragraph_id) && row.speaker_id === null);
   return {
@@ -333,34 +333,40 @@ function fieldChanges(before: Fields | null, after: Fields | null, skip: readonl
   return fields.map((field) => `${field.replace(/_/g, " ")} ${describeValue(before?.[field])} → ${describeValue(after?.[field])}`).join("; ");
 }
 
+/** A logged value as text: itself when it is a plain value, its JSON otherwise, "?" when absent. */
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return "?";
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+}
+
 function describeValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "none";
   if (typeof value === "string") return `"${opening(value, 40)}"`;
   if (typeof value === "object") return Array.isArray(value) ? `[${value.length}]` : "set";
-  return String(value);
+  return shown(value);
 }
 
 /** A human-readable line saying what an entry did. */
 export function describeEdit(entry: EditRow, speakers: readonly { speaker_id: string; name: string }[]): string {
   const before = objectOf(entry.before);
   const after = objectOf(entry.after);
-  const speakerName = (id: unknown) => (id === null || id === undefined ? "the base speaker" : speakers.find((row) => row.speaker_id === id)?.name ?? String(id));
+  const speakerName = (id: unknown) => (id === null || id === undefined ? "the base speaker" : speakers.find((row) => row.speaker_id === id)?.name ?? shown(id));
   let line: string;
   switch (entry.kind) {
     case "paragraph.text":
       line = `Reworded ${quote(before?.text)} to ${quote(after?.text)}`;
       break;
     case "paragraph.insert":
-      line = `Inserted a paragraph at position ${String(after?.position ?? "?")}: ${quote(after?.text)}`;
+      line = `Inserted a paragraph at position ${shown(after?.position)}: ${quote(after?.text)}`;
       break;
     case "paragraph.delete":
-      line = `Deleted the paragraph at position ${String(before?.position ?? "?")}: ${quote(before?.text)}`;
+      line = `Deleted the paragraph at position ${shown(before?.position)}: ${quote(before?.text)}`;
       break;
     case "paragraph.move":
-      line = `Moved a paragraph from position ${String(before?.position ?? "?")} to ${String(after?.position ?? "?")}`;
+      line = `Moved a paragraph from position ${shown(before?.position)} to ${shown(after?.position)}`;
       break;
     case "paragraph.role":
-      line = `Role ${String(before?.role ?? "?")} → ${String(after?.role ?? "?")}`;
+      line = `Role ${shown(before?.role)} → ${shown(after?.role)}`;
       break;
     case "paragraph.lock":
       line = after?.locked ? "Locked the paragraph" : "Unlocked the paragraph";
@@ -381,7 +387,7 @@ export function describeEdit(entry: EditRow, speakers: readonly { speaker_id: st
       line = `Speaker added: ${String((objectOf(after?.speaker)?.name as string | undefined) ?? "?")}`;
       break;
     case "speaker.remove":
-      line = `Speaker removed: ${String((objectOf(before?.speaker)?.name as string | undefined) ?? "?")}, ${Array.isArray(before?.paragraph_ids) ? before!.paragraph_ids.length : 0} line(s) back to the base speaker`;
+      line = `Speaker removed: ${String((objectOf(before?.speaker)?.name as string | undefined) ?? "?")}, ${Array.isArray(before?.paragraph_ids) ? before.paragraph_ids.length : 0} line(s) back to the base speaker`;
       break;
     case "speaker.update":
     case "speaker.voice":
@@ -389,7 +395,7 @@ export function describeEdit(entry: EditRow, speakers: readonly { speaker_id: st
       line = `Speaker ${speakerName(after?.speaker_id ?? before?.speaker_id)}: ${fieldChanges(before, after, ["speaker_id"])}`;
       break;
     case "document.restore":
-      line = `Restored the restore point ${String(after?.snapshot_id ?? "?")} (safety point ${String(before?.snapshot_id ?? "?")})`;
+      line = `Restored the restore point ${shown(after?.snapshot_id)} (safety point ${shown(before?.snapshot_id)})`;
       break;
     default:
       line = `${entry.kind} by ${entry.action}`;

@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "../sup
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;  
 
 function ok(response: ApiResponse): Row {
   expect(response.status, response.text).toBe(200);
@@ -23,7 +23,7 @@ function refused(response: ApiResponse, status: number, code: string): Row {
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, query: Record<string, unknown> = {}) =>
-  client.get(`/api/v1/actions/scripts.${name}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value)]))}`);
+  client.get(`/api/v1/actions/scripts.${name}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value as string | number | boolean)]))}`);
 
 async function documentOf(client: Client, scriptId: string) {
   return ok(await get(client, "open", { script_id: scriptId }));

@@ -8,7 +8,7 @@ import { createFixture, useService, type ApiResponse, type Client } from "../sup
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;  
 
 function ok(response: ApiResponse): Row {
   expect(response.status, response.text).toBe(200);
