@@ -14,11 +14,16 @@ import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
+import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_save_snippet from "../scripts/actions/save_snippet.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
+import scripts_snippets from "../scripts/actions/snippets.js";
+import scripts_style_guide from "../scripts/actions/style_guide.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -39,11 +44,16 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_create,
   renders_delete,
   renders_list,
+  scripts_add_style_rule,
   scripts_create,
   scripts_ideas,
   scripts_insert_paragraph,
+  scripts_insert_snippet,
   scripts_open,
+  scripts_save_snippet,
   scripts_set_paragraph_text,
+  scripts_snippets,
+  scripts_style_guide,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,
