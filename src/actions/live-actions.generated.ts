@@ -16,14 +16,20 @@ import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
 import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_create from "../scripts/actions/create.js";
+import scripts_export from "../scripts/actions/export.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
 import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_read from "../scripts/actions/read.js";
+import scripts_report from "../scripts/actions/report.js";
+import scripts_retention from "../scripts/actions/retention.js";
 import scripts_save_snippet from "../scripts/actions/save_snippet.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
 import scripts_snippets from "../scripts/actions/snippets.js";
+import scripts_speech_check from "../scripts/actions/speech_check.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
+import scripts_timing from "../scripts/actions/timing.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -46,14 +52,20 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_list,
   scripts_add_style_rule,
   scripts_create,
+  scripts_export,
   scripts_ideas,
   scripts_insert_paragraph,
   scripts_insert_snippet,
   scripts_open,
+  scripts_read,
+  scripts_report,
+  scripts_retention,
   scripts_save_snippet,
   scripts_set_paragraph_text,
   scripts_snippets,
+  scripts_speech_check,
   scripts_style_guide,
+  scripts_timing,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

@@ -18,7 +18,7 @@ export const targetDurationMs = () => integer(1_000, 14_400_000);
 /** Paragraphs a model is asked to write. */
 const paragraphCount = () => integer(1, 200);
 /** A paragraph addressed by id or by its 0-based position (`scripts.read` from / to). */
-const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
+export const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
 
 export const SCRIPTS_ACTIONS = defineFamily("scripts", [
   // --- 4.8 documents, settings, sharing ---------------------------------------------------------
@@ -79,26 +79,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     }),
     weight: 1,
     purpose: "voices as `voice_ref` values",
-  },
-  {
-    name: "scripts.timing",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "running order with a timecode per paragraph, measured from recordings or estimated from word count; free",
-  },
-  {
-    name: "scripts.speech_check",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "per paragraph, what the voice will be handed (digits, symbols, acronyms, URLs, abbreviations, sibilant runs); free",
   },
   {
     name: "scripts.settings",
@@ -180,20 +160,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     weight: 2,
     purpose:
       "reads one to four pages; replaces paragraphs; numbers, prices, dates and versions come only from the pages; unverifiable statements return in `unverified`; the answer `experience` decides whether first-person claims are allowed",
-  },
-  {
-    name: "scripts.export",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      format: z.enum(EXPORT_FORMATS),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "`format` one of `txt`, `markdown`, `srt`, `vtt`, `teleprompter`, `csv`, `shotlist`, `json`; returns the content, not a link; srt and vtt timed from real takes where they exist; csv is one row per paragraph",
   },
   {
     name: "scripts.to_video",
@@ -347,44 +313,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     }),
     weight: 1,
     purpose: "reads a URL and attaches it as a source",
-  },
-
-  // --- 4.9 paragraphs and writing passes ---------------------------------------------------------
-  {
-    name: "scripts.read",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_ids: paragraphIds().optional(),
-      from: paragraphBound().optional(),
-      to: paragraphBound().optional(),
-      role: paragraphRole().optional(),
-      query: text(200).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "full text of paragraphs; with no filter reads the whole script",
-  },
-  {
-    name: "scripts.report",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "measures runtime against target, shape by role, house-style breaks, repeated openings, stale recordings; free, no model",
-  },
-  {
-    name: "scripts.retention",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose: "where a viewer is likely to stop, per paragraph, with timecode and reason; free",
   },
   {
     name: "scripts.replace_everywhere",
