@@ -14,6 +14,7 @@ import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_add_source from "../scripts/actions/add_source.js";
 import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_export from "../scripts/actions/export.js";
@@ -50,6 +51,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_create,
   renders_delete,
   renders_list,
+  scripts_add_source,
   scripts_add_style_rule,
   scripts_create,
   scripts_export,

@@ -301,20 +301,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     purpose: "resolve, reopen or delete a note",
   },
   {
-    name: "scripts.add_source",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      url: url(),
-      snippet: text(10_000).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reads a URL and attaches it as a source",
-  },
-  {
     name: "scripts.replace_everywhere",
     method: "POST",
     scopes: ["scripts:write"],
