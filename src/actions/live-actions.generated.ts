@@ -21,12 +21,15 @@ import scripts_export from "../scripts/actions/export.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
 import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
+import scripts_notes from "../scripts/actions/notes.js";
 import scripts_open from "../scripts/actions/open.js";
 import scripts_read from "../scripts/actions/read.js";
 import scripts_report from "../scripts/actions/report.js";
+import scripts_resolve_note from "../scripts/actions/resolve_note.js";
 import scripts_retention from "../scripts/actions/retention.js";
 import scripts_save_snippet from "../scripts/actions/save_snippet.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
+import scripts_share from "../scripts/actions/share.js";
 import scripts_snippets from "../scripts/actions/snippets.js";
 import scripts_speech_check from "../scripts/actions/speech_check.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
@@ -58,12 +61,15 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_ideas,
   scripts_insert_paragraph,
   scripts_insert_snippet,
+  scripts_notes,
   scripts_open,
   scripts_read,
   scripts_report,
+  scripts_resolve_note,
   scripts_retention,
   scripts_save_snippet,
   scripts_set_paragraph_text,
+  scripts_share,
   scripts_snippets,
   scripts_speech_check,
   scripts_style_guide,

@@ -254,53 +254,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     purpose: "undoes one log entry; locked paragraphs are skipped",
   },
   {
-    name: "scripts.share",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      enabled: flag().optional(),
-      allow_notes: flag().optional(),
-      rotate: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "review link on or off, notes allowed, token rotation; the token is minted by the service and cannot be chosen",
-  },
-  {
-    name: "scripts.notes",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      open_only: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reviewer notes, resolved ones included; posting a note is not reachable through the API",
-  },
-  {
-    name: "scripts.resolve_note",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: requireOneOf(
-      z.strictObject({
-        script_id: id(),
-        note_id: id(),
-        resolved: flag().optional(),
-        delete: flag().optional(),
-        request: request().optional(),
-      }),
-      ["resolved", "delete"],
-    ),
-    weight: 1,
-    purpose: "resolve, reopen or delete a note",
-  },
-  {
     name: "scripts.replace_everywhere",
     method: "POST",
     scopes: ["scripts:write"],
