@@ -5,6 +5,8 @@
 // Detectors run in this order over the spoken text; what one claims is hidden from the ones after
 // it (a URL's dots and digits are the URL's, "km" after a number is a unit, not an acronym):
 //   url → abbreviation → acronym → digits → symbol → sibilant_run
+// Every pattern starts only where a word starts and has no nested quantifiers, so a paragraph is
+// scanned in linear time whatever it holds (20,000 characters of one token included).
 import { applySpoken, type AppliedRule, type StyleRuleRow } from "../style-rules.js";
 
 export const SPEECH_KINDS = ["url", "abbreviation", "acronym", "digits", "symbol", "sibilant_run"] as const;
@@ -32,7 +34,7 @@ export interface SpeechCheck {
 
 /** Addresses: e-mail, scheme or www. first, then bare domains on common top-level domains. */
 const URL_PATTERNS = [
-  /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu,
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu,
   /\b(?:https?:\/\/|www\.)[^\s<>"]+/giu,
   /(?<![\p{L}\p{N}@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|tv|fm|gg|me|ly|xyz|info|edu|gov|uk|fr|de|es|it|nl|eu|ca|us)(?:\/[^\s<>"]*)?(?![\p{L}\p{N}])/giu,
 ];
@@ -85,7 +87,8 @@ const SYMBOLS: Record<string, string> = {
   "×": "times", "÷": "divided by", "±": "plus or minus", "→": "to", "≈": "about",
 };
 
-const ACRONYM = /(?<![\p{L}\p{N}])(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z])[A-Z0-9]+(?:s)?(?![\p{L}\p{N}])/gu;
+/** A word of capitals and digits (an optional plural s); an acronym when it holds two capitals. */
+const CAPITALS_WORD = /(?<![\p{L}\p{N}])[A-Z0-9]+s?(?![\p{L}\p{N}])/gu;
 const DIGITS = /(?<![\p{L}\p{N}])\d+(?:[.,:]\d+)*(?:st|nd|rd|th)?/gu;
 /** A word that starts with a hissing sound: s, z, x, sh, ch, or c before e, i, y. */
 const SIBILANT_START = /^(?:s|z|x|ch|c[eiy])/iu;
@@ -169,8 +172,8 @@ export function checkSpeech(text: string, rules: readonly StyleRuleRow[], langua
   for (const match of spoken.matchAll(UNIT_PATTERN)) {
     if (free(mask, match.index, match.index + match[0].length)) add("abbreviation", match.index, match[0], UNITS[match[0]]!, `A unit after a number: the voice may read it letter by letter; write "${UNITS[match[0]]}".`);
   }
-  for (const match of spoken.matchAll(ACRONYM)) {
-    if (free(mask, match.index, match.index + match[0].length)) add("acronym", match.index, match[0], null, "An acronym: the voice may spell it (A-P-I) or say it as a word (NASA); write it the way it is said, or add a spoken rule.");
+  for (const match of spoken.matchAll(CAPITALS_WORD)) {
+    if ((match[0].match(/[A-Z]/g)?.length ?? 0) >= 2 && free(mask, match.index, match.index + match[0].length)) add("acronym", match.index, match[0], null, "An acronym: the voice may spell it (A-P-I) or say it as a word (NASA); write it the way it is said, or add a spoken rule.");
   }
   for (const match of spoken.matchAll(DIGITS)) {
     if (!free(mask, match.index, match.index + match[0].length)) continue;
