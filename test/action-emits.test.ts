@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIVE_ACTIONS } from "../src/actions/live.js";
 import type { ExampleSetup, LiveAction } from "../src/actions/framework/action.js";
 import { addCredits } from "../src/credits/ledger.js";
+import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("action-emits", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -16,12 +17,15 @@ useStandIn(overrides);
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
-// A 1x1 PNG served on loopback for examples that take an image.
+// A 1x1 PNG (and an article page) served on loopback for examples that take an image (or read a page).
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 let server: Server;
 let imageUrl = "";
 beforeAll(async () => {
-  server = createServer((_request, response) => response.writeHead(200, { "content-type": "image/png" }).end(PNG));
+  server = createServer((request, response) => {
+    if (request.url === EXAMPLE_PAGE_PATH) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(EXAMPLE_PAGE_HTML);
+    else response.writeHead(200, { "content-type": "image/png" }).end(PNG);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   imageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pixel.png`;
 });
@@ -54,6 +58,7 @@ describe("declared events", () => {
         create: async (resource, body) => (await fixture.client.post(`/api/v1/${resource}`, body)).body,
         action: async (name, input) => (await call(fixture.client, LIVE_ACTIONS.find((candidate) => candidate.name === name)!, input)).body,
         image: async () => ({ base64: PNG.toString("base64"), url: imageUrl }),
+        page: async () => ({ url: new URL(EXAMPLE_PAGE_PATH, imageUrl).toString(), passage: EXAMPLE_PAGE_PASSAGE }),
       };
       const answer = await call(fixture.client, action, (await action.example?.(setup)) ?? {});
       expect(answer.status, answer.text).toBe(200);

@@ -24,20 +24,26 @@ import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 import { ROUND_TRIPS, platformSeeds, seeds } from "./support/records.js";
+import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
 
 const run = promisify(execFile);
 
-// Images an action may fetch are served on loopback, which the URL guard allows here.
+// Images and a page an action may fetch are served on loopback, which the URL guard allows here.
 let imageServer: Server;
 let imageUrl = "";
 let imageBase64 = "";
+let pageUrl = "";
 beforeAll(async () => {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
   const png = stdout as unknown as Buffer;
   imageBase64 = png.toString("base64");
-  imageServer = createServer((_request, response) => response.writeHead(200, { "content-type": "image/png", "content-length": String(png.length) }).end(png));
+  imageServer = createServer((request, response) => {
+    if (request.url === EXAMPLE_PAGE_PATH) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(EXAMPLE_PAGE_HTML);
+    else response.writeHead(200, { "content-type": "image/png", "content-length": String(png.length) }).end(png);
+  });
   await new Promise<void>((resolve) => imageServer.listen(0, "127.0.0.1", resolve));
   imageUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}/red.png`;
+  pageUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}${EXAMPLE_PAGE_PATH}`;
 });
 afterAll(async () => {
   imageServer?.closeAllConnections();
@@ -165,6 +171,9 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
     },
     async image() {
       return { base64: imageBase64, url: imageUrl };
+    },
+    async page() {
+      return { url: pageUrl, passage: EXAMPLE_PAGE_PASSAGE };
     },
   };
   return setup;

@@ -14,7 +14,9 @@ import playground_random_prompt from "../playground/actions/random_prompt.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
+import scripts_add_source from "../scripts/actions/add_source.js";
 import scripts_add_speaker from "../scripts/actions/add_speaker.js";
+import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
 import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_changes from "../scripts/actions/changes.js";
@@ -22,17 +24,25 @@ import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
 import scripts_duplicate from "../scripts/actions/duplicate.js";
+import scripts_export from "../scripts/actions/export.js";
 import scripts_history from "../scripts/actions/history.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
+import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
 import scripts_list from "../scripts/actions/list.js";
 import scripts_lock_paragraphs from "../scripts/actions/lock_paragraphs.js";
 import scripts_models from "../scripts/actions/models.js";
 import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
+import scripts_notes from "../scripts/actions/notes.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_read from "../scripts/actions/read.js";
 import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
 import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
+import scripts_report from "../scripts/actions/report.js";
+import scripts_resolve_note from "../scripts/actions/resolve_note.js";
 import scripts_restore_snapshot from "../scripts/actions/restore_snapshot.js";
+import scripts_retention from "../scripts/actions/retention.js";
+import scripts_save_snippet from "../scripts/actions/save_snippet.js";
 import scripts_set_meta from "../scripts/actions/set_meta.js";
 import scripts_set_paragraph_role from "../scripts/actions/set_paragraph_role.js";
 import scripts_set_paragraph_text from "../scripts/actions/set_paragraph_text.js";
@@ -40,9 +50,14 @@ import scripts_set_paragraph_visual from "../scripts/actions/set_paragraph_visua
 import scripts_set_speaker_face from "../scripts/actions/set_speaker_face.js";
 import scripts_set_speaker_voice from "../scripts/actions/set_speaker_voice.js";
 import scripts_settings from "../scripts/actions/settings.js";
+import scripts_share from "../scripts/actions/share.js";
 import scripts_snapshot from "../scripts/actions/snapshot.js";
 import scripts_snapshots from "../scripts/actions/snapshots.js";
+import scripts_snippets from "../scripts/actions/snippets.js";
 import scripts_speakers from "../scripts/actions/speakers.js";
+import scripts_speech_check from "../scripts/actions/speech_check.js";
+import scripts_style_guide from "../scripts/actions/style_guide.js";
+import scripts_timing from "../scripts/actions/timing.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
 import scripts_update_speaker from "../scripts/actions/update_speaker.js";
 import scripts_voices from "../scripts/actions/voices.js";
@@ -66,7 +81,9 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   renders_create,
   renders_delete,
   renders_list,
+  scripts_add_source,
   scripts_add_speaker,
+  scripts_add_style_rule,
   scripts_annotate_paragraph,
   scripts_assign_speaker,
   scripts_changes,
@@ -74,17 +91,25 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_delete,
   scripts_delete_paragraphs,
   scripts_duplicate,
+  scripts_export,
   scripts_history,
   scripts_ideas,
   scripts_insert_paragraph,
+  scripts_insert_snippet,
   scripts_list,
   scripts_lock_paragraphs,
   scripts_models,
   scripts_move_paragraph,
+  scripts_notes,
   scripts_open,
+  scripts_read,
   scripts_remove_speaker,
   scripts_replace_everywhere,
+  scripts_report,
+  scripts_resolve_note,
   scripts_restore_snapshot,
+  scripts_retention,
+  scripts_save_snippet,
   scripts_set_meta,
   scripts_set_paragraph_role,
   scripts_set_paragraph_text,
@@ -92,9 +117,14 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_set_speaker_face,
   scripts_set_speaker_voice,
   scripts_settings,
+  scripts_share,
   scripts_snapshot,
   scripts_snapshots,
+  scripts_snippets,
   scripts_speakers,
+  scripts_speech_check,
+  scripts_style_guide,
+  scripts_timing,
   scripts_undo_change,
   scripts_update_speaker,
   scripts_voices,

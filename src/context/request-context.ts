@@ -17,6 +17,8 @@ export interface RequestContext {
   meter?: RequestMeter;
   /** Route pattern for the request log, e.g. /api/v1/videos/{video_id}. */
   route?: string;
+  /** The path the request log keeps when the real one holds a secret (a review link's token). */
+  logPath?: string;
   /** Code of the error the request was answered with, if any. */
   errorCode?: string;
   /** Rate headers of a request without a valid key (its address's window). */

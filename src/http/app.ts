@@ -31,6 +31,7 @@ import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
 import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
+import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/review/handler.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;
@@ -90,6 +91,7 @@ export function createApp(dependencies: AppDependencies) {
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
   const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });
+  const review = createReviewHandler(dependencies.prisma);
 
   /**
    * Counts a request without a valid key against its address's window, keeping the headers to
@@ -147,6 +149,14 @@ export function createApp(dependencies: AppDependencies) {
       context.route = docsRouteName(path);
       await chargeAnonymous(context, clientIp, { neverRefuse: true });
       return reference(request, url);
+    }
+    if (isReviewPath(path)) {
+      // A script's review link is its own permission (a minted token): no key; its address is
+      // counted like any keyless request, and the token never reaches the request log.
+      context.route = reviewRouteName(path);
+      context.logPath = context.route;
+      await chargeAnonymous(context, clientIp);
+      return review(request, url);
     }
     if (path.startsWith(FILES_PATH_PREFIX)) {
       // A signed link is its own permission: no key; its address is counted like any keyless request.
@@ -249,7 +259,7 @@ export function createApp(dependencies: AppDependencies) {
         key_id: context.auth?.keyId ?? null,
         method: request.method,
         route: context.route ?? url.pathname,
-        path: url.pathname,
+        path: context.logPath ?? url.pathname,
         status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         error_code: context.errorCode ?? null,

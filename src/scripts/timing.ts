@@ -26,3 +26,62 @@ export function rateOf(language: string | null | undefined): { unit: "words" | "
   const characters = CHARACTERS_PER_MINUTE[code];
   return characters ? { unit: "characters", per_minute: characters } : { unit: "words", per_minute: WORDS_PER_MINUTE[code] ?? DEFAULT_WORDS_PER_MINUTE };
 }
+
+/** A position on the running order as `HH:MM:SS.mmm` (the form WebVTT uses). */
+export function timecode(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  const hours = Math.floor(whole / 3_600_000);
+  const minutes = Math.floor((whole % 3_600_000) / 60_000);
+  const seconds = Math.floor((whole % 60_000) / 1000);
+  const millis = whole % 1000;
+  const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+  return `${pad(hours)}:${pad(minutes)}:${pad(seconds)}.${pad(millis, 3)}`;
+}
+
+/** What the running order needs of a paragraph. */
+export interface TimedInput {
+  paragraph_id: string;
+  text: string;
+  playback_rate: number | null;
+}
+
+/** A recorded take as timing reads it (src/scripts/recordings.ts). */
+export interface RecordingTiming {
+  duration_ms: number;
+  /** The words the take was recorded from: a take of other words is stale. */
+  text: string;
+}
+
+export interface TimedParagraph {
+  paragraph_id: string;
+  start_ms: number;
+  duration_ms: number;
+  end_ms: number;
+  /** `recording`: the chosen take's length; `estimate`: the words at the language's rate. */
+  source: "recording" | "estimate";
+  /** The chosen take was recorded from other words than the paragraph has now. */
+  stale: boolean;
+}
+
+/**
+ * The running order: paragraphs back to back from 0, each lasting its chosen take's length where
+ * one exists (divided by the paragraph's playback rate, as the player plays it) and its estimate
+ * otherwise. A stale take still times its paragraph: it is what plays until it is voiced again.
+ */
+export function timeline(paragraphs: readonly TimedInput[], language: string | null | undefined, recordings: ReadonlyMap<string, RecordingTiming>): TimedParagraph[] {
+  let clock = 0;
+  return paragraphs.map((paragraph) => {
+    const recording = recordings.get(paragraph.paragraph_id);
+    const duration = recording ? Math.round(recording.duration_ms / (paragraph.playback_rate ?? 1)) : estimatedMs(paragraph.text, language, paragraph.playback_rate);
+    const timed: TimedParagraph = {
+      paragraph_id: paragraph.paragraph_id,
+      start_ms: clock,
+      duration_ms: duration,
+      end_ms: clock + duration,
+      source: recording ? "recording" : "estimate",
+      stale: recording ? recording.text !== paragraph.text : false,
+    };
+    clock += duration;
+    return timed;
+  });
+}

@@ -3,7 +3,7 @@
 // scripts.voices and scripts.ideas requires `script_id`. `request` is any JSON value (its meaning
 // is not given by the catalog) and `idempotency_key` de-duplicates one model call.
 import { z } from "zod";
-import { EXPORT_FORMATS, LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, STYLE_RULE_KINDS, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, limit, modelRef, name, paragraphIds, paragraphRole, prompt, request, requireOneOf, text, url } from "./define.js";
+import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, modelRef, name, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
 
 /** Words of one paragraph. */
 export const paragraphText = () => text(PROMPT_TEXT);
@@ -14,29 +14,9 @@ export const targetDurationMs = () => integer(1_000, 14_400_000);
 /** Paragraphs a model is asked to write. */
 const paragraphCount = () => integer(1, 200);
 /** A paragraph addressed by id or by its 0-based position (`scripts.read` from / to). */
-const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
+export const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
 
 export const SCRIPTS_ACTIONS = defineFamily("scripts", [
-  {
-    name: "scripts.timing",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "running order with a timecode per paragraph, measured from recordings or estimated from word count; free",
-  },
-  {
-    name: "scripts.speech_check",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "per paragraph, what the voice will be handed (digits, symbols, acronyms, URLs, abbreviations, sibilant runs); free",
-  },
   {
     name: "scripts.write_from_source",
     method: "POST",
@@ -83,20 +63,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
       "reads one to four pages; replaces paragraphs; numbers, prices, dates and versions come only from the pages; unverifiable statements return in `unverified`; the answer `experience` decides whether first-person claims are allowed",
   },
   {
-    name: "scripts.export",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      format: z.enum(EXPORT_FORMATS),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "`format` one of `txt`, `markdown`, `srt`, `vtt`, `teleprompter`, `csv`, `shotlist`, `json`; returns the content, not a link; srt and vtt timed from real takes where they exist; csv is one row per paragraph",
-  },
-  {
     name: "scripts.to_video",
     method: "POST",
     scopes: ["scripts:execute"],
@@ -110,181 +76,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     price: { credits: 2, per: "call" },
     weight: 2,
     purpose: "one scene per paragraph, each carrying its recording where one exists",
-  },
-  {
-    name: "scripts.share",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      enabled: flag().optional(),
-      allow_notes: flag().optional(),
-      rotate: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "review link on or off, notes allowed, token rotation; the token is minted by the service and cannot be chosen",
-  },
-  {
-    name: "scripts.notes",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      open_only: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reviewer notes, resolved ones included; posting a note is not reachable through the API",
-  },
-  {
-    name: "scripts.resolve_note",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: requireOneOf(
-      z.strictObject({
-        script_id: id(),
-        note_id: id(),
-        resolved: flag().optional(),
-        delete: flag().optional(),
-        request: request().optional(),
-      }),
-      ["resolved", "delete"],
-    ),
-    weight: 1,
-    purpose: "resolve, reopen or delete a note",
-  },
-  {
-    name: "scripts.snippets",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      search: text(200).optional(),
-      limit: limit().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reusable lines of the workspace",
-  },
-  {
-    name: "scripts.style_guide",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "workspace rules of three kinds: `banned` and `preferred` shape the writing and go into every prompt; `spoken` acts on the voice only",
-  },
-  {
-    name: "scripts.add_style_rule",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      kind: z.enum(STYLE_RULE_KINDS),
-      term: name(),
-      replacement: text(200).optional(),
-      note: text(2000).optional(),
-      brief: text(2000).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "writes a rule into the workspace style guide (method and scope as listed)",
-  },
-  {
-    name: "scripts.save_snippet",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: requireOneOf(
-      z.strictObject({
-        script_id: id(),
-        paragraph_id: id().optional(),
-        text: paragraphText().optional(),
-        title: text(200).optional(),
-        role: paragraphRole().optional(),
-        tags: z.array(label()).max(20).optional(),
-        request: request().optional(),
-      }),
-      ["paragraph_id", "text"],
-    ),
-    weight: 1,
-    purpose: "saves a paragraph to the snippet library (method and scope as listed)",
-  },
-  {
-    name: "scripts.insert_snippet",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      snippet_id: id().optional(),
-      after_paragraph_id: id().optional(),
-      query: text(200).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "drops a saved snippet in unchanged; without `snippet_id` it lists the shelf",
-  },
-  {
-    name: "scripts.add_source",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      url: url(),
-      snippet: text(10_000).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reads a URL and attaches it as a source",
-  },
-
-  // --- 4.9 paragraphs and writing passes ---------------------------------------------------------
-  {
-    name: "scripts.read",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_ids: paragraphIds().optional(),
-      from: paragraphBound().optional(),
-      to: paragraphBound().optional(),
-      role: paragraphRole().optional(),
-      query: text(200).optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "full text of paragraphs; with no filter reads the whole script",
-  },
-  {
-    name: "scripts.report",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose:
-      "measures runtime against target, shape by role, house-style breaks, repeated openings, stale recordings; free, no model",
-  },
-  {
-    name: "scripts.retention",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({ script_id: id(), request: request().optional() }),
-    weight: 1,
-    purpose: "where a viewer is likely to stop, per paragraph, with timecode and reason; free",
   },
   {
     name: "scripts.rewrite_paragraphs",

@@ -84,6 +84,8 @@ export interface ExampleSetup {
   action(name: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** A tiny real PNG (base64) and a URL serving it, for actions that take an image. */
   image(): Promise<{ base64: string; url: string }>;
+  /** A short article page and a URL serving it, for actions that read a page; `passage` is a sentence of it. */
+  page(): Promise<{ url: string; passage: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;

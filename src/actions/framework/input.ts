@@ -75,7 +75,8 @@ export function parseActionInput(action: ActionDefinition, raw: unknown): Record
 
 /**
  * GET actions carry their input in the query string: numbers and booleans as text, arrays as
- * comma-separated values, objects as JSON text. Each value is decoded by its field's type.
+ * comma-separated values, objects and JSON values as JSON text (a JSON value that does not parse is
+ * the string itself). Each value is decoded by its field's type.
  */
 export function decodeQueryInput(action: ActionDefinition, query: URLSearchParams): Record<string, unknown> {
   const shape = actionSchema(action).shape as Record<string, z.ZodType>;
