@@ -23,8 +23,11 @@ import scripts_changes from "../scripts/actions/changes.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
+import scripts_direct_visuals from "../scripts/actions/direct_visuals.js";
+import scripts_draft_paragraphs from "../scripts/actions/draft_paragraphs.js";
 import scripts_duplicate from "../scripts/actions/duplicate.js";
 import scripts_export from "../scripts/actions/export.js";
+import scripts_group_into_chapters from "../scripts/actions/group_into_chapters.js";
 import scripts_history from "../scripts/actions/history.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
@@ -35,6 +38,8 @@ import scripts_models from "../scripts/actions/models.js";
 import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
 import scripts_notes from "../scripts/actions/notes.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_outline from "../scripts/actions/outline.js";
+import scripts_polish from "../scripts/actions/polish.js";
 import scripts_read from "../scripts/actions/read.js";
 import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
 import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
@@ -42,6 +47,7 @@ import scripts_report from "../scripts/actions/report.js";
 import scripts_resolve_note from "../scripts/actions/resolve_note.js";
 import scripts_restore_snapshot from "../scripts/actions/restore_snapshot.js";
 import scripts_retention from "../scripts/actions/retention.js";
+import scripts_rewrite_paragraphs from "../scripts/actions/rewrite_paragraphs.js";
 import scripts_save_snippet from "../scripts/actions/save_snippet.js";
 import scripts_set_meta from "../scripts/actions/set_meta.js";
 import scripts_set_paragraph_role from "../scripts/actions/set_paragraph_role.js";
@@ -56,11 +62,15 @@ import scripts_snapshots from "../scripts/actions/snapshots.js";
 import scripts_snippets from "../scripts/actions/snippets.js";
 import scripts_speakers from "../scripts/actions/speakers.js";
 import scripts_speech_check from "../scripts/actions/speech_check.js";
+import scripts_split_paragraph from "../scripts/actions/split_paragraph.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
 import scripts_timing from "../scripts/actions/timing.js";
+import scripts_translate from "../scripts/actions/translate.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
 import scripts_update_speaker from "../scripts/actions/update_speaker.js";
 import scripts_voices from "../scripts/actions/voices.js";
+import scripts_write_from_link from "../scripts/actions/write_from_link.js";
+import scripts_write_from_source from "../scripts/actions/write_from_source.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -90,8 +100,11 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_create,
   scripts_delete,
   scripts_delete_paragraphs,
+  scripts_direct_visuals,
+  scripts_draft_paragraphs,
   scripts_duplicate,
   scripts_export,
+  scripts_group_into_chapters,
   scripts_history,
   scripts_ideas,
   scripts_insert_paragraph,
@@ -102,6 +115,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_move_paragraph,
   scripts_notes,
   scripts_open,
+  scripts_outline,
+  scripts_polish,
   scripts_read,
   scripts_remove_speaker,
   scripts_replace_everywhere,
@@ -109,6 +124,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_resolve_note,
   scripts_restore_snapshot,
   scripts_retention,
+  scripts_rewrite_paragraphs,
   scripts_save_snippet,
   scripts_set_meta,
   scripts_set_paragraph_role,
@@ -123,11 +139,15 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_snippets,
   scripts_speakers,
   scripts_speech_check,
+  scripts_split_paragraph,
   scripts_style_guide,
   scripts_timing,
+  scripts_translate,
   scripts_undo_change,
   scripts_update_speaker,
   scripts_voices,
+  scripts_write_from_link,
+  scripts_write_from_source,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

@@ -3,7 +3,7 @@
 // scripts.voices and scripts.ideas requires `script_id`. `request` is any JSON value (its meaning
 // is not given by the catalog) and `idempotency_key` de-duplicates one model call.
 import { z } from "zod";
-import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, modelRef, name, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
+import { PROMPT_TEXT, count, defineFamily, flag, id, idempotencyKey, integer, label, modelRef, name, paragraphIds, prompt, request, requireOneOf, text } from "./define.js";
 
 /** Words of one paragraph. */
 export const paragraphText = () => text(PROMPT_TEXT);
@@ -12,56 +12,11 @@ export const voiceRef = () => z.string().min(1).max(128);
 /** Target runtime of a script, up to 4 hours. */
 export const targetDurationMs = () => integer(1_000, 14_400_000);
 /** Paragraphs a model is asked to write. */
-const paragraphCount = () => integer(1, 200);
+export const paragraphCount = () => integer(1, 200);
 /** A paragraph addressed by id or by its 0-based position (`scripts.read` from / to). */
 export const paragraphBound = () => z.union([id(), z.number().int().min(0).max(100_000)]);
 
 export const SCRIPTS_ACTIONS = defineFamily("scripts", [
-  {
-    name: "scripts.write_from_source",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: requireOneOf(
-      z.strictObject({
-        script_id: id(),
-        source_url: url().optional(),
-        source_text: text(LONG_TEXT).optional(),
-        source_title: text(500).optional(),
-        fidelity: z.enum(SOURCE_FIDELITIES).optional(),
-        instruction: prompt().optional(),
-        paragraph_count: paragraphCount().optional(),
-        replace: flag().optional(),
-        request: request().optional(),
-        idempotency_key: idempotencyKey().optional(),
-      }),
-      ["source_url", "source_text"],
-    ),
-    price: { credits: 3, per: "call" },
-    weight: 2,
-    purpose:
-      "replaces paragraphs; `fidelity` is `close` (keeps source order and claims) or `loose`",
-  },
-  {
-    name: "scripts.write_from_link",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      urls: z.array(url()).min(1).max(4),
-      angle: prompt().optional(),
-      answers: jsonObject().optional(),
-      instruction: prompt().optional(),
-      paragraph_count: paragraphCount().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 2, per: "url", unit_field: "urls" },
-    weight: 2,
-    purpose:
-      "reads one to four pages; replaces paragraphs; numbers, prices, dates and versions come only from the pages; unverifiable statements return in `unverified`; the answer `experience` decides whether first-person claims are allowed",
-  },
   {
     name: "scripts.to_video",
     method: "POST",
@@ -76,41 +31,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     price: { credits: 2, per: "call" },
     weight: 2,
     purpose: "one scene per paragraph, each carrying its recording where one exists",
-  },
-  {
-    name: "scripts.rewrite_paragraphs",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_ids: paragraphIds(),
-      instruction: prompt().optional(),
-      operation: label().optional(),
-      target_words: integer(1, 2000).optional(),
-      target_language: language().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "paragraph", unit_field: "paragraph_ids" },
-    weight: 2,
-    purpose: "one model call per paragraph",
-  },
-  {
-    name: "scripts.translate",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      target_language: language(),
-      language_code: language().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "paragraph", note: "per unlocked paragraph; the service counts them" },
-    weight: 2,
-    purpose: "translates every unlocked paragraph, the title and the language field",
   },
   {
     name: "scripts.check_flow",
@@ -186,97 +106,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     price: { credits: 1, per: "call" },
     weight: 2,
     purpose: "alternative versions of one paragraph; writes nothing",
-  },
-  {
-    name: "scripts.outline",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      instruction: prompt().optional(),
-      chapter_count: integer(1, 50).optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 2, per: "call" },
-    weight: 2,
-    purpose: "writes chapters and returns beats; writes no paragraph",
-  },
-  {
-    name: "scripts.draft_paragraphs",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      instruction: prompt().optional(),
-      paragraph_count: paragraphCount().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 3, per: "call" },
-    weight: 2,
-    purpose: "appends a whole draft to existing paragraphs",
-  },
-  {
-    name: "scripts.group_into_chapters",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "assigns every paragraph to a chapter",
-  },
-  {
-    name: "scripts.split_paragraph",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_id: id(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "two or three parts; the first keeps the original id, history and recording",
-  },
-  {
-    name: "scripts.direct_visuals",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      instruction: prompt().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 2, per: "call" },
-    weight: 2,
-    purpose: "shot direction for every paragraph",
-  },
-  {
-    name: "scripts.polish",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      instruction: prompt().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 3, per: "call" },
-    weight: 2,
-    purpose: "editing pass over the whole document; locked paragraphs are skipped and counted",
   },
   {
     name: "scripts.research_topic",

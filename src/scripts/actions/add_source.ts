@@ -27,10 +27,13 @@ function clip(value: string, max: number): string {
   return value.length <= max ? value : `${value.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** A page that cannot be read is the caller's to fix (or retry): 400 at `url`, with the reason. */
-function unreadable(error: unknown): ApiError {
+/**
+ * A page that cannot be read is the caller's to fix (or retry): 400 at `param` (`url` here; the
+ * writing passes that read pages name their own field), with the reason.
+ */
+export function unreadable(error: unknown, param = "url"): ApiError {
   const apiError = toApiError(error);
-  if (apiError.status < 500) return apiError.param ? apiError : new ApiError(apiError.code, apiError.message, { param: "url", details: apiError.details, hint: apiError.hint });
+  if (apiError.status < 500) return apiError.param ? apiError : new ApiError(apiError.code, apiError.message, { param, details: apiError.details, hint: apiError.hint });
   const details = (apiError.details ?? {}) as { reason?: string; provider_status?: number };
   const why =
     details.reason === "timeout" ? "it did not answer in time"
@@ -38,7 +41,7 @@ function unreadable(error: unknown): ApiError {
     : details.reason === "invalid_answer" ? "it has no readable text"
     : "it could not be reached";
   return new ApiError("invalid_request", `The page cannot be read: ${why}.`, {
-    param: "url",
+    param,
     details: { reason: details.reason ?? "unreachable", ...(details.provider_status !== undefined && { status: details.provider_status }) },
     hint: "Check that the address opens in a browser; a site that was down may answer later.",
   });

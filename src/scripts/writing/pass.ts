@@ -10,6 +10,8 @@ import type { GraphQLContext } from "../../graphql/context.js";
 import { openForWrite, readScript, type ScriptRow, type ScriptWrite } from "../document.js";
 import type { ParagraphRow } from "../paragraphs.js";
 import { modelFor } from "../refs.js";
+import type { CallProviders } from "../../actions/framework/action.js";
+import type { TextProvider } from "../../providers/types.js";
 import { workspaceRules, type StyleRuleRow } from "../style-rules.js";
 
 export interface PassDocument {
@@ -73,6 +75,15 @@ export function documentBlock(paragraphs: readonly ParagraphRow[]): string {
 /** The text model a pass runs on: the script's own choice for its kind of pass, else the deployment's. */
 export function passModel(context: GraphQLContext, script: ScriptRow, pass: "document" | "quick"): string | null {
   return modelFor(script, pass, context.services.providers);
+}
+
+/**
+ * The text model a pass runs on, ready to call: the script's `model_ref` (whole-document passes)
+ * or `quick_model_ref` (per-paragraph edits), else the deployment's default for that kind.
+ */
+export function passText(providers: CallProviders, context: GraphQLContext, script: ScriptRow, pass: "document" | "quick"): { model: string | null; text: TextProvider } {
+  const model = passModel(context, script, pass);
+  return { model, text: model ? providers.getModel("text", model) : providers.get("text") };
 }
 
 /**
