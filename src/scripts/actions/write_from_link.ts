@@ -15,7 +15,7 @@ import type { PageResult } from "../../providers/types.js";
 import { readScript } from "../document.js";
 import { sourceShape } from "../present.js";
 import { PassWriter, passOutput } from "../writing/apply.js";
-import { cleanDraft, countLine, draftSchema, writeDraft } from "../writing/draft.js";
+import { cleanDraft, countLine, draftSchema, lockedContext, writeDraft } from "../writing/draft.js";
 import { backedFigures, checkParagraph, figuresIn, type Unverified } from "../writing/figures.js";
 import { pageForPrompt, readPage } from "../writing/pages.js";
 import { openIfUnchanged, passBrief, passText, readForPass } from "../writing/pass.js";
@@ -89,7 +89,7 @@ export default defineAction({
           ? `The author has first-hand experience and may speak in the first person${experience.description ? `: ${experience.description}` : "."}`
           : "The author has no first-hand experience of this: no first-person claims (no \"I tried\", \"my\", \"in my experience\").",
         ...answers.map(([key, value]) => `Author's answer, ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`),
-        document.paragraphs.some((row) => row.locked) ? "The script's locked paragraphs stay as they are; write around them." : undefined,
+        lockedContext(document.paragraphs),
         ...pages.flatMap((page, index) => ["", `Page ${index + 1}: ${page.title || page.url} (${page.url})`, pageForPrompt(page.text)]),
       ].filter((line) => line !== undefined).join("\n"),
       schema: z.object({ paragraphs: draftSchema(input.paragraph_count), unverified: z.array(z.string().min(1).max(2_000)).max(50) }),

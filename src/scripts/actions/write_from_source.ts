@@ -12,7 +12,7 @@ import { paragraphCount } from "../../actions/catalog/scripts.js";
 import { readScript } from "../document.js";
 import { sourceShape } from "../present.js";
 import { PassWriter, passOutput } from "../writing/apply.js";
-import { cleanDraft, countLine, draftSchema, writeDraft } from "../writing/draft.js";
+import { cleanDraft, countLine, draftSchema, lockedContext, writeDraft } from "../writing/draft.js";
 import { pageForPrompt, readPage } from "../writing/pages.js";
 import { documentBlock, openIfUnchanged, passBrief, passText, readForPass } from "../writing/pass.js";
 
@@ -81,7 +81,7 @@ export default defineAction({
         countLine(input.paragraph_count),
         input.instruction?.trim() ? `Instruction: ${input.instruction.trim()}` : undefined,
         replace
-          ? document.paragraphs.some((row) => row.locked) ? "The script's locked paragraphs stay as they are; write around them." : undefined
+          ? lockedContext(document.paragraphs)
           : `The draft is appended after the script as it stands:\n${documentBlock(document.paragraphs)}`,
         "",
         `Source${sourceTitle ? `: ${sourceTitle}` : ""}`,

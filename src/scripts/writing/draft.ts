@@ -5,6 +5,7 @@ import { z } from "zod";
 import { paragraphRole } from "../../actions/catalog/define.js";
 import type { ParagraphRow } from "../paragraphs.js";
 import { cleanText, replacedAt, type PassWriter } from "./apply.js";
+import { documentBlock } from "./pass.js";
 
 export const MAX_DRAFT_PARAGRAPHS = 200;
 
@@ -20,6 +21,12 @@ export function draftSchema(count: number | undefined) {
 /** The line of a prompt saying how many paragraphs to write. */
 export function countLine(count: number | undefined): string {
   return count ? `Paragraphs: exactly ${count}` : "Paragraphs: as many as the material needs (short paragraphs, one idea each)";
+}
+
+/** What a replacing draft is told of the locked paragraphs, which stay (with their margin notes). */
+export function lockedContext(paragraphs: readonly ParagraphRow[]): string | undefined {
+  const locked = paragraphs.filter((row) => row.locked);
+  return locked.length ? `These locked paragraphs stay where they are; write around them:\n${documentBlock(locked)}` : undefined;
 }
 
 /** Paragraphs the model answered, cleaned; empty ones dropped. */

@@ -65,6 +65,8 @@ export const openAiRoutes: RouteDefinition[] = [
         }
       }
       const prompt = texts.join("\n");
+      const system = body.messages.filter((message) => message.role === "system" && typeof message.content === "string").map((message) => message.content as string).join("\n");
+      context.call.messages = { system, user: prompt };
       const format = body.response_format;
       context.call.model = body.model;
       context.call.summary = { messages: body.messages.length, images, response_format: format?.type ?? "text", schema_name: format?.json_schema?.name, prompt: prompt.slice(0, 120) };

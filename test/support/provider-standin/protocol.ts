@@ -32,6 +32,8 @@ export interface StandInCall {
   summary: Record<string, unknown>;
   /** Milliseconds since the stand-in started, when the request arrived. */
   at: number;
+  /** Chat: the system message and the user text, whole, for tests of what a prompt carries. */
+  messages?: { system: string; user: string };
   /** The status answered (set once the answer is sent). */
   status?: number;
 }
