@@ -313,6 +313,18 @@ describe("scripts.split_paragraph", () => {
     expect(changes.data.map((row: Row) => row.action)).toEqual(["scripts.split_paragraph", "scripts.set_paragraph_text", "scripts.insert_paragraph"]);
   });
 
+  it("an answer that does not fit the shape (one part) is 502 upstream_error: nothing written, the hold given back", async () => {
+    const { client, workspaceId } = await funded(10);
+    const { scriptId, ids } = await scriptWith(client, ["One thought. Another thought."]);
+    standIn().answerNext("openai.chat", { parts: ["One thought. Another thought."] });
+    const revision = (await open(client, scriptId)).script.revision;
+    refused(await call(client, "split_paragraph", { script_id: scriptId, paragraph_id: ids[0] }), 502, "upstream_error");
+    const document = await open(client, scriptId);
+    expect(document.script.revision).toBe(revision);
+    expect(document.paragraphs).toHaveLength(1);
+    expect(await balanceOf(workspaceId)).toBe(10);
+  });
+
   it("a locked paragraph is refused before anything is held or called", async () => {
     const { client, workspaceId } = await funded(10);
     const { scriptId, ids } = await scriptWith(client, ["Locked. Words."]);
