@@ -253,6 +253,15 @@ describe("scripts.rewrite_paragraphs", () => {
     expect(await balanceOf(workspaceId)).toBe(9);
   });
 
+  it("a failed model call fails the whole rewrite: 502, nothing written, the hold given back", async () => {
+    const { client, workspaceId } = await funded(10);
+    const { scriptId, ids } = await scriptWith(client, ["First words.", "Second words.", "Third words."]);
+    standIn().failNext("openai.chat", { status: 500, after: 1 });
+    refused(await call(client, "rewrite_paragraphs", { script_id: scriptId, paragraph_ids: ids }), 502, "upstream_error");
+    expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["First words.", "Second words.", "Third words."]);
+    expect(await balanceOf(workspaceId)).toBe(10);
+  });
+
   it("a paragraph not in the script is 404 at paragraph_ids before anything is held", async () => {
     const { client, workspaceId } = await funded(10);
     const { scriptId } = await scriptWith(client, ["Words."]);

@@ -80,8 +80,15 @@ export default defineAction({
       });
       if (cleanText(answer.object.text)) rewritten.set(paragraph.paragraph_id, cleanText(answer.object.text));
     };
+    // A failed call ends the pass: the other workers take no new paragraph.
+    let failed = false;
     await Promise.all(Array.from({ length: Math.min(PARALLEL_CALLS, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await rewriteOne(next);
+      for (let next = queue.shift(); next && !failed; next = queue.shift()) {
+        await rewriteOne(next).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
+      }
     }));
     // Paid per paragraph the model ran on: locked ones were not.
     ran(open.length);
