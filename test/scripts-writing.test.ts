@@ -204,6 +204,17 @@ describe("scripts.polish", () => {
     expect((await outbox(workspaceId)).map((event) => event.type)).toContain("action.failed");
   });
 
+  it("with every paragraph locked there is nothing to polish: no model call, nothing spent, nothing written", async () => {
+    const { client, workspaceId } = await funded(10);
+    const { scriptId, ids } = await scriptWith(client, ["Locked words."]);
+    await lock(client, scriptId, ids);
+    const since = chatCount();
+    const body = ok(await call(client, "polish", { script_id: scriptId }));
+    expect(body).toMatchObject({ changes: [], locked_skipped: 1, snapshot_id: null, credits: { cost: 0, charged: 0 } });
+    expect(chats(since)).toHaveLength(0);
+    expect(await balanceOf(workspaceId)).toBe(10);
+  });
+
   it("a test key gets a quote: nothing called, held or written", async () => {
     const fixture = await funded(10);
     const { scriptId } = await scriptWith(fixture.client, ["Words."]);

@@ -38,7 +38,7 @@ export default defineAction({
   async check({ graphql }, input) {
     await readScript(graphql.prisma, graphql, input.script_id);
   },
-  async run({ graphql, db, providers, commit }, input) {
+  async run({ graphql, db, providers, commit, ran }, input) {
     const document = await readForPass(db, graphql, input.script_id);
     const { open, locked } = byLock(document.paragraphs);
     const { model, text } = passText(providers, graphql, document.script, "document");
@@ -75,6 +75,8 @@ export default defineAction({
         });
       }
     }
+    // Nothing to work on (no unlocked paragraph): no model call, nothing spent.
+    if (!open.length) ran(0);
     return commit(async (tx) => {
       const writer = new PassWriter(tx, await openIfUnchanged(tx, graphql, document, "scripts.direct_visuals"), input.script_id);
       for (const paragraph of open) {

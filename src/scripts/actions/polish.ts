@@ -35,7 +35,7 @@ export default defineAction({
   async check({ graphql }, input) {
     await readScript(graphql.prisma, graphql, input.script_id);
   },
-  async run({ graphql, db, providers, commit }, input) {
+  async run({ graphql, db, providers, commit, ran }, input) {
     const document = await readForPass(db, graphql, input.script_id);
     const { open, locked } = byLock(document.paragraphs);
     const { model, text } = passText(providers, graphql, document.script, "document");
@@ -56,6 +56,8 @@ export default defineAction({
       });
       for (const paragraph of answer.object.paragraphs) if (!edits.has(paragraph.paragraph_id) && cleanText(paragraph.text)) edits.set(paragraph.paragraph_id, cleanText(paragraph.text));
     }
+    // Nothing to work on (no unlocked paragraph): no model call, nothing spent.
+    if (!open.length) ran(0);
     return commit(async (tx) => {
       const writer = new PassWriter(tx, await openIfUnchanged(tx, graphql, document, "scripts.polish"), input.script_id);
       for (const paragraph of open) {
