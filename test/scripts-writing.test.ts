@@ -434,6 +434,24 @@ describe("scripts.write_from_link", () => {
     expect(body.pages.map((row: Row) => row.url)).toEqual([`${base}/roasting.html`, `${base}/beans.html`]);
   });
 
+  it("through GraphQL: the typed answer with its unverified statements and sources", async () => {
+    const { client } = await funded(10);
+    const { scriptId } = await scriptWith(client, []);
+    standIn().answerNext("openai.chat", { paragraphs: [{ role: "hook", text: "Beans rest for 12 hours. They rest for 48 hours at most." }], unverified: [] });
+    const response = await client.graphql(
+      `mutation($input: ScriptsWriteFromLinkInput!) { scripts_write_from_link(input: $input) { ... on ScriptsWriteFromLinkResult { object paragraphs { text role } unverified { statement reason figures } sources { url kind } credits { charged } } } }`,
+      { input: { script_id: scriptId, urls: [`${base}/roasting.html`] } },
+    );
+    expect(response.body.errors, response.text).toBeUndefined();
+    expect(response.body.data.scripts_write_from_link).toEqual({
+      object: "script_draft",
+      paragraphs: [{ text: "Beans rest for 12 hours.", role: "hook" }],
+      unverified: [{ statement: "They rest for 48 hours at most.", reason: "figure_not_in_sources", figures: ["48"] }],
+      sources: [{ url: `${base}/roasting.html`, kind: "source" }],
+      credits: { charged: 2 },
+    });
+  });
+
   it("an experience answer allows first-person claims, and its own figures count as the author's", async () => {
     const { client } = await funded(10);
     const { scriptId } = await scriptWith(client, []);
