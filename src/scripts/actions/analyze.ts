@@ -103,8 +103,9 @@ export default defineAction({
       pace: { ...pace, comment: object.pace_comment },
       density: { ...density, ...object.density },
       opening: { paragraph_id: first.paragraph_id, role: view.paragraphs[0]!.row.role, duration_ms: first.duration_ms, words: first.words, ...object.opening },
-      // In running order, once each, whatever order the model named them in.
-      drop_off_points: [...new Map(object.drop_off_points.map((point) => [point.paragraph_id, point])).values()]
+      // In running order, once each (the first reason given), whatever order the model named them in.
+      drop_off_points: object.drop_off_points
+        .filter((point, index, all) => all.findIndex((other) => other.paragraph_id === point.paragraph_id) === index)
         .filter((point) => timed.has(point.paragraph_id))
         .sort((a, b) => timed.get(a.paragraph_id)!.timing.start_ms - timed.get(b.paragraph_id)!.timing.start_ms)
         .map((point) => ({ paragraph_id: point.paragraph_id, timecode: timed.get(point.paragraph_id)!.timecode, start_ms: timed.get(point.paragraph_id)!.timing.start_ms, reason: point.reason })),
