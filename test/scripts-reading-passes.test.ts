@@ -316,3 +316,23 @@ describe("scripts.analyze", () => {
     expect(analysis.pace.duration_ms).toBeGreaterThan(0);
   });
 });
+
+describe("models of the passes that read", () => {
+  it("whole-document passes run on the script's model_ref and write_variants on its quick_model_ref", async () => {
+    const { client } = await funded(10);
+    const models = ok(await client.get("/api/v1/actions/scripts.models")).models as { model_ref: string }[];
+    expect(models.length).toBeGreaterThanOrEqual(2);
+    const [whole, quick] = [models[0]!.model_ref, models[1]!.model_ref];
+    expect(whole).not.toBe(quick);
+    const { scriptId, ids } = await writeScript(client, { title: "Models" }, ["Bread needs time.", "Salt slows yeast."]);
+    ok(await post(client, "settings", { script_id: scriptId, model_ref: whole, quick_model_ref: quick }));
+    const modelOf = async (name: string, input: Record<string, unknown>) => {
+      const from = chats.length;
+      const body = ok(await get(client, name, { script_id: scriptId, ...input }));
+      expect(body.model, name).toBe(`openai/${chats.slice(from)[0]!.model}`);
+      return body.model as string;
+    };
+    expect(await modelOf("write_variants", { paragraph_id: ids[0] })).toBe(quick);
+    for (const name of ["check_flow", "analyze", "suggest_hooks", "suggest_titles"]) expect(await modelOf(name, {}), name).toBe(whole);
+  });
+});
