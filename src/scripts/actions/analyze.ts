@@ -9,7 +9,7 @@ import { id, idempotencyKey, request } from "../../actions/catalog/define.js";
 import { loadView } from "../analysis/view.js";
 import { readForPass } from "../writing/pass.js";
 import { countedDensity, countedDensityShape, paceOf, paceShape, readingLevel, readingLevelShape } from "../writing/measure.js";
-import { askModel, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
+import { askModel, enoughParagraphs, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
 
 const judgement = (what: string) =>
   z.object({
@@ -65,6 +65,7 @@ export default defineAction({
   },
   async run(context, input) {
     const document = await readForPass(context.db, context.graphql, input.script_id);
+    enoughParagraphs(document.paragraphs.length, 1, "Analysing a script");
     const view = await loadView(context.db, context.graphql, input.script_id);
     const reading = readingLevel(view.paragraphs.map((paragraph) => paragraph.row.text), view.rate.unit);
     const pace = paceOf(view);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, request } from "../../actions/catalog/define.js";
 import { readForPass } from "../writing/pass.js";
-import { askModel, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
+import { askModel, enoughParagraphs, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
 
 const SEVERITIES = ["low", "medium", "high"] as const;
 
@@ -52,6 +52,7 @@ export default defineAction({
   },
   async run(context, input) {
     const document = await readForPass(context.db, context.graphql, input.script_id);
+    enoughParagraphs(document.paragraphs.length, 2, "Checking the flow");
     const next = new Map(document.paragraphs.slice(0, -1).map((paragraph, index) => [paragraph.paragraph_id, document.paragraphs[index + 1]!.paragraph_id]));
     const schema = z.object({
       score: z.number().int().min(0).max(100),

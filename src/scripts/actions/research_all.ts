@@ -11,7 +11,7 @@ import { id, idempotencyKey, prompt, request } from "../../actions/catalog/defin
 import type { SearchHit } from "../../providers/types.js";
 import { sourceShape } from "../present.js";
 import { documentBlock, openIfUnchanged, readForPass } from "../writing/pass.js";
-import { askModel, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
+import { askModel, enoughParagraphs, idsOf, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
 import { RESEARCH_SUBJECTS, RESULTS_PER_SEARCH, fileFacts, resultsBlock, webSearch } from "../writing/research.js";
 
 const claimFields = {
@@ -71,6 +71,7 @@ export default defineAction({
   },
   async run(context, input) {
     const document = await readForPass(context.db, context.graphql, input.script_id);
+    enoughParagraphs(document.paragraphs.length, 1, "Fact-checking");
     const base = { object: "script_fact_check" as const, script_id: input.script_id, request: input.request ?? null };
     const picked = await askModel(context, document, "document", {
       ...passPrompt(

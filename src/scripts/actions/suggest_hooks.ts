@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { count, id, idempotencyKey, request } from "../../actions/catalog/define.js";
 import { readForPass } from "../writing/pass.js";
-import { DEFAULT_SUGGESTIONS, askModel, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
+import { DEFAULT_SUGGESTIONS, askModel, enoughParagraphs, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
 
 const hook = z.object({
   text: z.string().min(1).max(1000).describe("The opening words, as they would be spoken."),
@@ -43,6 +43,7 @@ export default defineAction({
   async run(context, input) {
     const wanted = input.count ?? DEFAULT_SUGGESTIONS;
     const document = await readForPass(context.db, context.graphql, input.script_id);
+    enoughParagraphs(document.paragraphs.length, 1, "Suggesting hooks");
     const { object, model } = await askModel(context, document, "document", {
       ...passPrompt(
         document,

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { count, id, idempotencyKey, request } from "../../actions/catalog/define.js";
 import { readForPass } from "../writing/pass.js";
-import { DEFAULT_SUGGESTIONS, askModel, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
+import { DEFAULT_SUGGESTIONS, askModel, enoughParagraphs, passPrompt, readingFields, requireParagraphs } from "../writing/reading.js";
 
 /** A script title's limit (scripts.set_meta `title`), so any suggestion can be set as it is. */
 const TITLE_CHARACTERS = 500;
@@ -47,6 +47,7 @@ export default defineAction({
   async run(context, input) {
     const wanted = input.count ?? DEFAULT_SUGGESTIONS;
     const document = await readForPass(context.db, context.graphql, input.script_id);
+    enoughParagraphs(document.paragraphs.length, 1, "Suggesting titles");
     const { object, model } = await askModel(context, document, "document", {
       ...passPrompt(
         document,

@@ -30,7 +30,11 @@ export const readingFields = {
 export async function requireParagraphs(context: PricingContext, scriptId: string, minimum: number, what: string): Promise<void> {
   const db = context.graphql.prisma;
   await readScript(db, context.graphql, scriptId);
-  const paragraphs = await db.scriptParagraph.count({ where: { script_id: scriptId } });
+  enoughParagraphs(await db.scriptParagraph.count({ where: { script_id: scriptId } }), minimum, what);
+}
+
+/** The same refusal on the document as the pass read it (paragraphs deleted since the check). */
+export function enoughParagraphs(paragraphs: number, minimum: number, what: string): void {
   if (paragraphs >= minimum) return;
   throw new ApiError("invalid_request", `${what} needs at least ${minimum} paragraph${minimum === 1 ? "" : "s"}; this script has ${paragraphs}.`, {
     param: "script_id",
