@@ -145,6 +145,8 @@ describe("the brief every prompt carries", () => {
     }
     // research_all's two calls: the claims, then the verdicts (when something was searched).
     expect(prompts.get("research_all")!.map((chat) => chat.response_format?.json_schema?.name)).toEqual(["script_claims", "script_fact_check"]);
+    // At most 4 subjects: the model cannot answer a fifth.
+    expect(prompts.get("research_all")![0]!.response_format!.json_schema!.schema!.properties.claims.maxItems).toBe(4);
     expect(userPrompt(prompts.get("write_variants")![0]!)).toContain("The writer asks: shorter");
   });
 });

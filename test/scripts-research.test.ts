@@ -194,6 +194,18 @@ describe("scripts.research_all", () => {
     expect(await balanceOf(workspaceId)).toBe(20);
   });
 
+  it("a search that fails is 502 upstream_error naming the provider: nothing is filed and the whole hold comes back", async () => {
+    const { client, workspaceId } = await funded();
+    const { scriptId, ids } = await writeScript(client, { title: "Failing" }, ["Cats purr at 25 to 150 hertz."]);
+    standIn().answerNext("openai.chat", { claims: [{ claim: "Cats purr at 25 to 150 hertz.", paragraph_id: ids[0], query: "cat purr frequency" }] });
+    standIn().failNext("searxng.search", { status: 500 });
+    const error = refused(await post(client, "research_all", { script_id: scriptId }), 502, "upstream_error");
+    expect(error.details).toMatchObject({ provider: "searxng", capability: "search" });
+    expect(await prisma().scriptSource.count({ where: { script_id: scriptId } })).toBe(0);
+    expect(await prisma().scriptSnapshot.count({ where: { script_id: scriptId, action: "scripts.research_all" } })).toBe(0);
+    expect(await balanceOf(workspaceId)).toBe(20);
+  });
+
   it("spends nothing when the script makes no checkable claim, answers over GraphQL, and quotes the bound to a test key", async () => {
     const fixture = await funded();
     const { client, workspaceId } = fixture;
