@@ -17,9 +17,11 @@ import renders_list from "../renders/actions/list.js";
 import scripts_add_source from "../scripts/actions/add_source.js";
 import scripts_add_speaker from "../scripts/actions/add_speaker.js";
 import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
+import scripts_analyze from "../scripts/actions/analyze.js";
 import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
 import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_changes from "../scripts/actions/changes.js";
+import scripts_check_flow from "../scripts/actions/check_flow.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
@@ -44,6 +46,8 @@ import scripts_read from "../scripts/actions/read.js";
 import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
 import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
 import scripts_report from "../scripts/actions/report.js";
+import scripts_research_all from "../scripts/actions/research_all.js";
+import scripts_research_topic from "../scripts/actions/research_topic.js";
 import scripts_resolve_note from "../scripts/actions/resolve_note.js";
 import scripts_restore_snapshot from "../scripts/actions/restore_snapshot.js";
 import scripts_retention from "../scripts/actions/retention.js";
@@ -64,6 +68,8 @@ import scripts_speakers from "../scripts/actions/speakers.js";
 import scripts_speech_check from "../scripts/actions/speech_check.js";
 import scripts_split_paragraph from "../scripts/actions/split_paragraph.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
+import scripts_suggest_hooks from "../scripts/actions/suggest_hooks.js";
+import scripts_suggest_titles from "../scripts/actions/suggest_titles.js";
 import scripts_timing from "../scripts/actions/timing.js";
 import scripts_translate from "../scripts/actions/translate.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
@@ -71,6 +77,7 @@ import scripts_update_speaker from "../scripts/actions/update_speaker.js";
 import scripts_voices from "../scripts/actions/voices.js";
 import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
+import scripts_write_variants from "../scripts/actions/write_variants.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -94,9 +101,11 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_add_source,
   scripts_add_speaker,
   scripts_add_style_rule,
+  scripts_analyze,
   scripts_annotate_paragraph,
   scripts_assign_speaker,
   scripts_changes,
+  scripts_check_flow,
   scripts_create,
   scripts_delete,
   scripts_delete_paragraphs,
@@ -121,6 +130,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_remove_speaker,
   scripts_replace_everywhere,
   scripts_report,
+  scripts_research_all,
+  scripts_research_topic,
   scripts_resolve_note,
   scripts_restore_snapshot,
   scripts_retention,
@@ -141,6 +152,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_speech_check,
   scripts_split_paragraph,
   scripts_style_guide,
+  scripts_suggest_hooks,
+  scripts_suggest_titles,
   scripts_timing,
   scripts_translate,
   scripts_undo_change,
@@ -148,6 +161,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_voices,
   scripts_write_from_link,
   scripts_write_from_source,
+  scripts_write_variants,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

@@ -3,7 +3,7 @@
 // scripts.voices and scripts.ideas requires `script_id`. `request` is any JSON value (its meaning
 // is not given by the catalog) and `idempotency_key` de-duplicates one model call.
 import { z } from "zod";
-import { PROMPT_TEXT, count, defineFamily, flag, id, idempotencyKey, integer, label, modelRef, name, paragraphIds, prompt, request, requireOneOf, text } from "./define.js";
+import { PROMPT_TEXT, defineFamily, flag, id, idempotencyKey, integer, label, modelRef, name, paragraphIds, prompt, request, requireOneOf, text } from "./define.js";
 
 /** Words of one paragraph. */
 export const paragraphText = () => text(PROMPT_TEXT);
@@ -31,117 +31,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     price: { credits: 2, per: "call" },
     weight: 2,
     purpose: "one scene per paragraph, each carrying its recording where one exists",
-  },
-  {
-    name: "scripts.check_flow",
-    method: "GET",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "reads the seams between paragraphs; returns a score and issues; changes nothing",
-  },
-  {
-    name: "scripts.analyze",
-    method: "GET",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "density, opening strength, drop-off points, reading level, pace; changes nothing",
-  },
-  {
-    name: "scripts.suggest_hooks",
-    method: "GET",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      count: count().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "several openers; writes nothing",
-  },
-  {
-    name: "scripts.suggest_titles",
-    method: "GET",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      count: count().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "several titles; writes nothing",
-  },
-  {
-    name: "scripts.write_variants",
-    method: "GET",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_id: id(),
-      count: count().optional(),
-      instruction: prompt().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 1, per: "call" },
-    weight: 2,
-    purpose: "alternative versions of one paragraph; writes nothing",
-  },
-  {
-    name: "scripts.research_topic",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      question: prompt().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 2, per: "call", note: "one web search plus one model call" },
-    weight: 2,
-    purpose: "stores facts as sources on the document",
-  },
-  {
-    name: "scripts.research_all",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      question: prompt().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: {
-      credits: 2,
-      per: "subject",
-      max_units: 4,
-      note: "per subject searched (one web search each); the model picks the subjects, so 8 credits are checked and quoted, and what ran is spent",
-    },
-    weight: 2,
-    purpose:
-      "fact-checks the whole script; searches at most 4 subjects, one web search each; files sources and what could not be confirmed",
   },
   {
     name: "scripts.voice",
