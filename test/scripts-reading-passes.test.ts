@@ -1,55 +1,22 @@
 // The passes that read (docs/scripts.md, "Passes that read") and the prompts of every pass of this
 // family's reading and research half: scripts.check_flow, analyze, suggest_hooks, suggest_titles
 // and write_variants judge and change nothing; all seven carry the brief. Through the real text
-// adapter against the provider stand-in. The chat requests pass through a recorder on loopback
-// (it forwards every byte to the stand-in and keeps the request body), so a test can read the
-// whole prompt the service sent.
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// adapter against the provider stand-in, which keeps each chat's whole prompt, model and answer
+// schema, so a test can read what the service sent.
+import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import type { StandInCall } from "./support/provider-standin/index.js";
 
 type Row = Record<string, any>;
 
-interface ChatRequest {
-  model: string;
-  messages: { role: string; content: string }[];
-  response_format?: { json_schema?: { name?: string; schema?: Row } };
-}
-const chats: ChatRequest[] = [];
-let recorder: Server;
-const env: Record<string, string> = { CUTROOM_PROVIDER_MAX_RETRIES: "0" };
-
-// Registered before useStandIn's own set-up, which reads `env` when it runs.
-beforeAll(async () => {
-  recorder = createServer((incoming, outgoing) => {
-    const parts: Buffer[] = [];
-    incoming.on("data", (part: Buffer) => parts.push(part));
-    incoming.on("end", () => {
-      const body = Buffer.concat(parts);
-      if (incoming.url?.endsWith("/chat/completions")) chats.push(JSON.parse(body.toString("utf8")) as ChatRequest);
-      const target = new URL(`/openai${incoming.url ?? ""}`, standIn().url);
-      const forward = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => recorder.listen(0, "127.0.0.1", resolve));
-  env.OPENAI_BASE_URL = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`;
-});
-afterAll(async () => {
-  recorder?.closeAllConnections();
-  await new Promise((resolve) => recorder?.close(resolve));
-});
-
 const overrides = {};
-const providers = useStandIn(overrides, env);
+const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
+/** The chat requests the stand-in received, oldest first. */
+const chats = () => standIn().calls("openai.chat");
 
 function ok(response: ApiResponse): Row {
   expect(response.status, response.text).toBe(200);
@@ -100,7 +67,7 @@ async function stateOf(scriptId: string) {
   return { script, paragraphs, edits, snapshots, sources };
 }
 
-const userPrompt = (chat: ChatRequest) => chat.messages.filter((message) => message.role === "user").map((message) => message.content).join("\n");
+const userPrompt = (chat: StandInCall) => chat.messages!.user;
 
 describe("the brief every prompt carries", () => {
   it("tone, audience, language, the banned and preferred rules (never the spoken ones) and each margin note go into every pass's prompt", async () => {
@@ -116,11 +83,11 @@ describe("the brief every prompt carries", () => {
 
     const calls: [string, ApiResponse][] = [];
     const run = async (name: string, response: Promise<ApiResponse>) => {
-      const from = chats.length;
+      const from = chats().length;
       calls.push([name, await response]);
-      return chats.slice(from);
+      return chats().slice(from);
     };
-    const prompts = new Map<string, ChatRequest[]>();
+    const prompts = new Map<string, StandInCall[]>();
     prompts.set("check_flow", await run("check_flow", get(client, "check_flow", { script_id: scriptId })));
     prompts.set("analyze", await run("analyze", get(client, "analyze", { script_id: scriptId })));
     prompts.set("suggest_hooks", await run("suggest_hooks", get(client, "suggest_hooks", { script_id: scriptId })));
@@ -144,9 +111,9 @@ describe("the brief every prompt carries", () => {
       }
     }
     // research_all's two calls: the claims, then the verdicts (when something was searched).
-    expect(prompts.get("research_all")!.map((chat) => chat.response_format?.json_schema?.name)).toEqual(["script_claims", "script_fact_check"]);
+    expect(prompts.get("research_all")!.map((chat) => chat.summary.schema_name)).toEqual(["script_claims", "script_fact_check"]);
     // At most 4 subjects: the model cannot answer a fifth.
-    expect(prompts.get("research_all")![0]!.response_format!.json_schema!.schema!.properties.claims.maxItems).toBe(4);
+    expect((prompts.get("research_all")![0]!.schema as Row).properties.claims.maxItems).toBe(4);
     expect(userPrompt(prompts.get("write_variants")![0]!)).toContain("The writer asks: shorter");
   });
 });
@@ -191,10 +158,10 @@ describe("passes that read change nothing", () => {
     const { client } = await funded(10);
     const { scriptId, ids } = await writeScript(client, { title: "Counts" }, ["One paragraph about bread."]);
     const schemaOf = async (name: string, input: Record<string, unknown>, field: string) => {
-      const from = chats.length;
+      const from = chats().length;
       ok(await get(client, name, { script_id: scriptId, ...input }));
-      const chat = chats.slice(from)[0]!;
-      return { max: chat.response_format!.json_schema!.schema!.properties[field].maxItems, prompt: userPrompt(chat) };
+      const chat = chats().slice(from)[0]!;
+      return { max: (chat.schema as Row).properties[field].maxItems, prompt: userPrompt(chat) };
     };
     expect(await schemaOf("suggest_hooks", {}, "hooks")).toMatchObject({ max: 5, prompt: expect.stringContaining("exactly 5") });
     expect(await schemaOf("suggest_titles", {}, "titles")).toMatchObject({ max: 5 });
@@ -259,7 +226,7 @@ describe("scripts.check_flow", () => {
       { paragraph_id: ids[1], next_paragraph_id: ids[2], severity: "medium", problem: "'So' follows nothing.", suggestion: "Start with the kneading." },
     ]);
     // The last paragraph has no seam after it: the model is not offered it.
-    const schema = chats.at(-1)!.response_format!.json_schema!.schema!;
+    const schema = chats().at(-1)!.schema as Row;
     expect(schema.properties.issues.items.properties.paragraph_id.enum).toEqual([ids[0], ids[1]]);
   });
 });
@@ -282,7 +249,7 @@ describe("scripts.analyze", () => {
         { paragraph_id: ids[1], reason: "Named twice." },
       ],
     });
-    const from = chats.length;
+    const from = chats().length;
     const analysis = ok(await get(client, "analyze", { script_id: scriptId }));
     expect(analysis.reading_level).toEqual({ index: "lix", score: 25, band: "very_easy", words_per_sentence: 5, long_word_share: 0.2 });
     // Estimated at English's 150 words per minute: 5 words are 2 s, 15 words 6 s.
@@ -305,7 +272,7 @@ describe("scripts.analyze", () => {
       { paragraph_id: ids[1], timecode: "00:00:02.000", start_ms: 2000, reason: "Numbers pile up." },
     ]);
     // The model is handed the measured figures to judge from.
-    const text = userPrompt(chats.slice(from)[0]!);
+    const text = userPrompt(chats().slice(from)[0]!);
     expect(text).toContain("Reading level LIX 25 (very easy)");
     expect(text).toContain("150 words per minute");
   });
@@ -329,9 +296,9 @@ describe("models of the passes that read", () => {
     const { scriptId, ids } = await writeScript(client, { title: "Models" }, ["Bread needs time.", "Salt slows yeast."]);
     ok(await post(client, "settings", { script_id: scriptId, model_ref: whole, quick_model_ref: quick }));
     const modelOf = async (name: string, input: Record<string, unknown>) => {
-      const from = chats.length;
+      const from = chats().length;
       const body = ok(await get(client, name, { script_id: scriptId, ...input }));
-      expect(body.model, name).toBe(`openai/${chats.slice(from)[0]!.model}`);
+      expect(body.model, name).toBe(`openai/${chats().slice(from)[0]!.model}`);
       return body.model as string;
     };
     expect(await modelOf("write_variants", { paragraph_id: ids[0] })).toBe(quick);

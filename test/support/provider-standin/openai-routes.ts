@@ -69,6 +69,7 @@ export const openAiRoutes: RouteDefinition[] = [
       context.call.messages = { system, user: prompt };
       const format = body.response_format;
       context.call.model = body.model;
+      context.call.schema = format?.json_schema?.schema;
       context.call.summary = { messages: body.messages.length, images, response_format: format?.type ?? "text", schema_name: format?.json_schema?.name, prompt: prompt.slice(0, 120) };
       const scripted = context.scripted();
       let content: string;

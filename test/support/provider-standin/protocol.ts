@@ -34,6 +34,8 @@ export interface StandInCall {
   at: number;
   /** Chat: the system message and the user text, whole, for tests of what a prompt carries. */
   messages?: { system: string; user: string };
+  /** Chat: the JSON schema the answer was asked to fit (`response_format.json_schema.schema`). */
+  schema?: Record<string, unknown>;
   /** The status answered (set once the answer is sent). */
   status?: number;
 }
