@@ -20,9 +20,11 @@ import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
 import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_changes from "../scripts/actions/changes.js";
+import scripts_choose_take from "../scripts/actions/choose_take.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
+import scripts_delete_take from "../scripts/actions/delete_take.js";
 import scripts_duplicate from "../scripts/actions/duplicate.js";
 import scripts_export from "../scripts/actions/export.js";
 import scripts_history from "../scripts/actions/history.js";
@@ -30,11 +32,14 @@ import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
 import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
 import scripts_list from "../scripts/actions/list.js";
+import scripts_listen from "../scripts/actions/listen.js";
 import scripts_lock_paragraphs from "../scripts/actions/lock_paragraphs.js";
 import scripts_models from "../scripts/actions/models.js";
 import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
+import scripts_narration from "../scripts/actions/narration.js";
 import scripts_notes from "../scripts/actions/notes.js";
 import scripts_open from "../scripts/actions/open.js";
+import scripts_pace from "../scripts/actions/pace.js";
 import scripts_read from "../scripts/actions/read.js";
 import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
 import scripts_replace_everywhere from "../scripts/actions/replace_everywhere.js";
@@ -57,9 +62,11 @@ import scripts_snippets from "../scripts/actions/snippets.js";
 import scripts_speakers from "../scripts/actions/speakers.js";
 import scripts_speech_check from "../scripts/actions/speech_check.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
+import scripts_takes from "../scripts/actions/takes.js";
 import scripts_timing from "../scripts/actions/timing.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
 import scripts_update_speaker from "../scripts/actions/update_speaker.js";
+import scripts_voice from "../scripts/actions/voice.js";
 import scripts_voices from "../scripts/actions/voices.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
@@ -87,9 +94,11 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_annotate_paragraph,
   scripts_assign_speaker,
   scripts_changes,
+  scripts_choose_take,
   scripts_create,
   scripts_delete,
   scripts_delete_paragraphs,
+  scripts_delete_take,
   scripts_duplicate,
   scripts_export,
   scripts_history,
@@ -97,11 +106,14 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_insert_paragraph,
   scripts_insert_snippet,
   scripts_list,
+  scripts_listen,
   scripts_lock_paragraphs,
   scripts_models,
   scripts_move_paragraph,
+  scripts_narration,
   scripts_notes,
   scripts_open,
+  scripts_pace,
   scripts_read,
   scripts_remove_speaker,
   scripts_replace_everywhere,
@@ -124,9 +136,11 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_speakers,
   scripts_speech_check,
   scripts_style_guide,
+  scripts_takes,
   scripts_timing,
   scripts_undo_change,
   scripts_update_speaker,
+  scripts_voice,
   scripts_voices,
   tools_generate_from_prompt,
   tools_image_crop,
