@@ -64,6 +64,7 @@ import scripts_speech_check from "../scripts/actions/speech_check.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
 import scripts_takes from "../scripts/actions/takes.js";
 import scripts_timing from "../scripts/actions/timing.js";
+import scripts_to_video from "../scripts/actions/to_video.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
 import scripts_update_speaker from "../scripts/actions/update_speaker.js";
 import scripts_voice from "../scripts/actions/voice.js";
@@ -138,6 +139,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_style_guide,
   scripts_takes,
   scripts_timing,
+  scripts_to_video,
   scripts_undo_change,
   scripts_update_speaker,
   scripts_voice,

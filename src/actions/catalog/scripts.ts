@@ -63,21 +63,6 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
       "reads one to four pages; replaces paragraphs; numbers, prices, dates and versions come only from the pages; unverifiable statements return in `unverified`; the answer `experience` decides whether first-person claims are allowed",
   },
   {
-    name: "scripts.to_video",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      format: label().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: { credits: 2, per: "call" },
-    weight: 2,
-    purpose: "one scene per paragraph, each carrying its recording where one exists",
-  },
-  {
     name: "scripts.rewrite_paragraphs",
     method: "POST",
     scopes: ["scripts:execute"],

@@ -60,3 +60,24 @@ export async function joinAudio(parts: readonly { data: Uint8Array; mediaType: s
     return new Uint8Array(await readFile(output));
   });
 }
+
+/**
+ * Audio played at a rate (0.75 to 3) as a new WAV, pitch kept (ffmpeg's atempo, chained because
+ * one atempo stage takes 0.5 to 2).
+ */
+export async function retimed(bytes: Uint8Array, mediaType: string, rate: number): Promise<Uint8Array> {
+  const stages: string[] = [];
+  let rest = rate;
+  while (rest > 2) {
+    stages.push("atempo=2");
+    rest /= 2;
+  }
+  stages.push(`atempo=${rest.toFixed(6)}`);
+  return inScratch(async (dir) => {
+    const input = path.join(dir, `in.${extensionFor(mediaType)}`);
+    const output = path.join(dir, "out.wav");
+    await writeFile(input, bytes);
+    await runFfmpeg(["-hide_banner", "-nostdin", "-y", "-i", input, "-filter:a", stages.join(","), "-c:a", "pcm_s16le", output], { timeoutMs: 60_000 });
+    return new Uint8Array(await readFile(output));
+  });
+}
