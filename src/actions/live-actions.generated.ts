@@ -20,13 +20,17 @@ import scripts_add_style_rule from "../scripts/actions/add_style_rule.js";
 import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js";
 import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_changes from "../scripts/actions/changes.js";
+import scripts_choose_clip from "../scripts/actions/choose_clip.js";
 import scripts_choose_take from "../scripts/actions/choose_take.js";
+import scripts_clips from "../scripts/actions/clips.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
+import scripts_delete_clip from "../scripts/actions/delete_clip.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
 import scripts_delete_take from "../scripts/actions/delete_take.js";
 import scripts_duplicate from "../scripts/actions/duplicate.js";
 import scripts_export from "../scripts/actions/export.js";
+import scripts_film from "../scripts/actions/film.js";
 import scripts_history from "../scripts/actions/history.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
@@ -95,13 +99,17 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_annotate_paragraph,
   scripts_assign_speaker,
   scripts_changes,
+  scripts_choose_clip,
   scripts_choose_take,
+  scripts_clips,
   scripts_create,
   scripts_delete,
+  scripts_delete_clip,
   scripts_delete_paragraphs,
   scripts_delete_take,
   scripts_duplicate,
   scripts_export,
+  scripts_film,
   scripts_history,
   scripts_ideas,
   scripts_insert_paragraph,

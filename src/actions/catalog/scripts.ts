@@ -3,7 +3,7 @@
 // scripts.voices and scripts.ideas requires `script_id`. `request` is any JSON value (its meaning
 // is not given by the catalog) and `idempotency_key` de-duplicates one model call.
 import { z } from "zod";
-import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, modelRef, name, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
+import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, name, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
 
 /** Words of one paragraph. */
 export const paragraphText = () => text(PROMPT_TEXT);
@@ -298,72 +298,5 @@ export const SCRIPTS_ACTIONS = defineFamily("scripts", [
     weight: 2,
     purpose:
       "fact-checks the whole script; searches at most 4 subjects, one web search each; files sources and what could not be confirmed",
-  },
-  {
-    name: "scripts.film",
-    method: "POST",
-    scopes: ["scripts:execute"],
-    credits: true,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_ids: paragraphIds().optional(),
-      model_id: modelRef().optional(),
-      prompt: prompt().optional(),
-      force: flag().optional(),
-      dry_run: flag().optional(),
-      request: request().optional(),
-      idempotency_key: idempotencyKey().optional(),
-    }),
-    price: {
-      credits: 3,
-      per: "second",
-      note: "per second of clip, measured from the chosen recordings (rounded up per paragraph); paragraphs already filmed against the same recording are skipped unless force; dry_run spends nothing",
-    },
-    weight: 5,
-    purpose:
-      "starts lip-synced clip jobs from the speaker's photo and the existing recording, billed per second of clip; returns at once, a clip takes one to three minutes; a paragraph needs a speaker face and a voice recording, missing ones are reported; a paragraph already filmed against the same recording is left alone unless `force`",
-  },
-  {
-    name: "scripts.clips",
-    method: "GET",
-    scopes: ["scripts:read"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_ids: paragraphIds().optional(),
-      pending_only: flag().optional(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose:
-      "per paragraph: clip present, still running, model, duration, cost, attempts kept; speakers with a face; available lip-sync models with price per second; free",
-  },
-  {
-    name: "scripts.choose_clip",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_id: id(),
-      clip_id: id(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "reversible, free",
-  },
-  {
-    name: "scripts.delete_clip",
-    method: "POST",
-    scopes: ["scripts:write"],
-    credits: false,
-    input: z.strictObject({
-      script_id: id(),
-      paragraph_id: id(),
-      clip_id: id(),
-      request: request().optional(),
-    }),
-    weight: 1,
-    purpose: "see Document 1 section 3",
   },
 ]);
