@@ -3,7 +3,7 @@
 // scripts.voices and scripts.ideas requires `script_id`. `request` is any JSON value (its meaning
 // is not given by the catalog) and `idempotency_key` de-duplicates one model call.
 import { z } from "zod";
-import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, name, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
+import { LONG_TEXT, PROMPT_TEXT, SOURCE_FIDELITIES, count, defineFamily, flag, id, idempotencyKey, integer, jsonObject, label, language, paragraphIds, prompt, request, requireOneOf, text, url } from "./define.js";
 
 /** Words of one paragraph. */
 export const paragraphText = () => text(PROMPT_TEXT);

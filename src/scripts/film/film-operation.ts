@@ -50,13 +50,17 @@ export const filmOperation = defineOperationKind({
         await putBytes(files.storage, key, video.data, video.mediaType);
         const credits = billedSeconds(take.duration_ms) * CREDITS_PER_SECOND;
         const durationMs = Math.round((video.durationSeconds ?? take.duration_ms / 1000) * 1000);
-        await prisma.$transaction(async (tx) => {
+        const kept = await prisma.$transaction(async (tx) => {
           const [done] = await tx.scriptClip.updateManyAndReturn({ where: { clip_id: clip.clip_id, status: "running" }, data: { status: "completed", storage_key: key, duration_ms: durationMs, lip_synced: result.lipSynced ?? true, credits, completed_at: new Date() } });
           if (done) await tx.scriptParagraph.updateMany({ where: { paragraph_id: done.paragraph_id }, data: { chosen_clip_id: done.clip_id } });
+          return Boolean(done);
         });
-        spent += credits;
-        made.push(clip.clip_id);
-        await context.spent(spent);
+        // A clip deleted while it was filmed is not charged.
+        if (kept) {
+          spent += credits;
+          made.push(clip.clip_id);
+          await context.spent(spent);
+        }
       } catch (error) {
         if (context.signal.aborted) throw error;
         const message = error instanceof Error ? error.message : String(error);
