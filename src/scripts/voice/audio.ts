@@ -2,23 +2,16 @@
 // from a provider's header), its bytes read back from storage, and several takes joined into one
 // file with ffmpeg's concat filter (scripts.listen). Scratch files live in a directory removed
 // when the work ends.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runFfmpeg } from "../../media/ffmpeg.js";
 import { probeMedia } from "../../media/probe.js";
-import { extensionFor } from "../../providers/media-info.js";
+import { extensionFor, withScratchDir } from "../../providers/media-info.js";
 import type { Storage } from "../../storage/storage.js";
 
-/** Runs `use` in a fresh scratch directory, removed afterwards whatever happens. */
-export async function inScratch<T>(use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "cutroom-takes-"));
-  try {
-    return await use(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+/** Runs `use` in a fresh scratch directory under the system's temporary folder, removed afterwards. */
+export const inScratch = <T>(use: (dir: string) => Promise<T>): Promise<T> => withScratchDir(os.tmpdir(), use);
 
 /** Length of an audio file in milliseconds, measured by ffprobe. */
 export async function measuredMs(bytes: Uint8Array, mediaType: string): Promise<number> {
