@@ -46,6 +46,8 @@ export const ID_PREFIXES = {
   script_source: "src",
   script_snippet: "snip",
   style_rule: "rule",
+  script_take: "take",
+  script_clip: "clip",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -17,7 +17,6 @@ import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
-import { SCRIPTS_ACTIONS } from "./catalog/scripts.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
 import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
@@ -66,7 +65,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...APP_SCREENSHOTS_ACTIONS,
   ...VOICE_PROJECTS_ACTIONS,
   ...ASSETS_ACTIONS,
-  ...SCRIPTS_ACTIONS,
 ];
 
 const familyRank = new Map(FAMILIES.map(({ family }, index) => [family, index]));

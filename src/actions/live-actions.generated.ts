@@ -22,25 +22,34 @@ import scripts_annotate_paragraph from "../scripts/actions/annotate_paragraph.js
 import scripts_assign_speaker from "../scripts/actions/assign_speaker.js";
 import scripts_changes from "../scripts/actions/changes.js";
 import scripts_check_flow from "../scripts/actions/check_flow.js";
+import scripts_choose_clip from "../scripts/actions/choose_clip.js";
+import scripts_choose_take from "../scripts/actions/choose_take.js";
+import scripts_clips from "../scripts/actions/clips.js";
 import scripts_create from "../scripts/actions/create.js";
 import scripts_delete from "../scripts/actions/delete.js";
+import scripts_delete_clip from "../scripts/actions/delete_clip.js";
 import scripts_delete_paragraphs from "../scripts/actions/delete_paragraphs.js";
+import scripts_delete_take from "../scripts/actions/delete_take.js";
 import scripts_direct_visuals from "../scripts/actions/direct_visuals.js";
 import scripts_draft_paragraphs from "../scripts/actions/draft_paragraphs.js";
 import scripts_duplicate from "../scripts/actions/duplicate.js";
 import scripts_export from "../scripts/actions/export.js";
+import scripts_film from "../scripts/actions/film.js";
 import scripts_group_into_chapters from "../scripts/actions/group_into_chapters.js";
 import scripts_history from "../scripts/actions/history.js";
 import scripts_ideas from "../scripts/actions/ideas.js";
 import scripts_insert_paragraph from "../scripts/actions/insert_paragraph.js";
 import scripts_insert_snippet from "../scripts/actions/insert_snippet.js";
 import scripts_list from "../scripts/actions/list.js";
+import scripts_listen from "../scripts/actions/listen.js";
 import scripts_lock_paragraphs from "../scripts/actions/lock_paragraphs.js";
 import scripts_models from "../scripts/actions/models.js";
 import scripts_move_paragraph from "../scripts/actions/move_paragraph.js";
+import scripts_narration from "../scripts/actions/narration.js";
 import scripts_notes from "../scripts/actions/notes.js";
 import scripts_open from "../scripts/actions/open.js";
 import scripts_outline from "../scripts/actions/outline.js";
+import scripts_pace from "../scripts/actions/pace.js";
 import scripts_polish from "../scripts/actions/polish.js";
 import scripts_read from "../scripts/actions/read.js";
 import scripts_remove_speaker from "../scripts/actions/remove_speaker.js";
@@ -70,10 +79,13 @@ import scripts_split_paragraph from "../scripts/actions/split_paragraph.js";
 import scripts_style_guide from "../scripts/actions/style_guide.js";
 import scripts_suggest_hooks from "../scripts/actions/suggest_hooks.js";
 import scripts_suggest_titles from "../scripts/actions/suggest_titles.js";
+import scripts_takes from "../scripts/actions/takes.js";
 import scripts_timing from "../scripts/actions/timing.js";
+import scripts_to_video from "../scripts/actions/to_video.js";
 import scripts_translate from "../scripts/actions/translate.js";
 import scripts_undo_change from "../scripts/actions/undo_change.js";
 import scripts_update_speaker from "../scripts/actions/update_speaker.js";
+import scripts_voice from "../scripts/actions/voice.js";
 import scripts_voices from "../scripts/actions/voices.js";
 import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
@@ -106,25 +118,34 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_assign_speaker,
   scripts_changes,
   scripts_check_flow,
+  scripts_choose_clip,
+  scripts_choose_take,
+  scripts_clips,
   scripts_create,
   scripts_delete,
+  scripts_delete_clip,
   scripts_delete_paragraphs,
+  scripts_delete_take,
   scripts_direct_visuals,
   scripts_draft_paragraphs,
   scripts_duplicate,
   scripts_export,
+  scripts_film,
   scripts_group_into_chapters,
   scripts_history,
   scripts_ideas,
   scripts_insert_paragraph,
   scripts_insert_snippet,
   scripts_list,
+  scripts_listen,
   scripts_lock_paragraphs,
   scripts_models,
   scripts_move_paragraph,
+  scripts_narration,
   scripts_notes,
   scripts_open,
   scripts_outline,
+  scripts_pace,
   scripts_polish,
   scripts_read,
   scripts_remove_speaker,
@@ -154,10 +175,13 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_style_guide,
   scripts_suggest_hooks,
   scripts_suggest_titles,
+  scripts_takes,
   scripts_timing,
+  scripts_to_video,
   scripts_translate,
   scripts_undo_change,
   scripts_update_speaker,
+  scripts_voice,
   scripts_voices,
   scripts_write_from_link,
   scripts_write_from_source,

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { label, language, modelRef, name, prompt, text } from "../../actions/catalog/define.js";
-import { voiceRef, targetDurationMs } from "../../actions/catalog/scripts.js";
+import { voiceRef, targetDurationMs } from "../fields.js";
 import { newId } from "../../ids.js";
 import { presentScript, scriptSummaryShape } from "../summary.js";
 import { presentSpeaker, speakerShape } from "../present.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, prompt, request } from "../../actions/catalog/define.js";
-import { paragraphCount } from "../../actions/catalog/scripts.js";
+import { paragraphCount } from "../fields.js";
 import { readScript } from "../document.js";
 import { cleanText, PassWriter, passOutput } from "../writing/apply.js";
 import { countLine, draftParagraph, MAX_DRAFT_PARAGRAPHS } from "../writing/draft.js";

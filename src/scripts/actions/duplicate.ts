@@ -8,12 +8,37 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, text } from "../../actions/catalog/define.js";
 import { Prisma } from "../../generated/prisma/client.js";
 import { newId } from "../../ids.js";
+import type { Tx } from "../../db/transaction.js";
 import { loadDocument, lockScript, META_FIELDS } from "../document.js";
 import { chapterShape, presentChapter, presentSpeaker, speakerShape } from "../present.js";
 import { presentScript, scriptSummaryShape } from "../summary.js";
 
 const COPY_SUFFIX = " (copy)";
 const TITLE_MAX = 500;
+
+/**
+ * The takes of the original's paragraphs, as takes of the copy's (new ids, the same files: a file
+ * is removed only with the last take that plays it), each copy's chosen take chosen again. Clips
+ * are not copied: a copy is filmed afresh.
+ */
+async function copyRecordings(tx: Tx, scriptId: string, paragraphIds: ReadonlyMap<string, string>, paragraphs: readonly { paragraph_id: string; chosen_take_id: string | null }[]) {
+  const takes = await tx.scriptTake.findMany({ where: { paragraph_id: { in: [...paragraphIds.keys()] } } });
+  if (!takes.length) return;
+  const takeIds = new Map(takes.map((take) => [take.take_id, newId("script_take")]));
+  await tx.scriptTake.createMany({
+    data: takes.map((take) => ({
+      ...take,
+      take_id: takeIds.get(take.take_id)!,
+      script_id: scriptId,
+      paragraph_id: paragraphIds.get(take.paragraph_id)!,
+      words: take.words as Prisma.InputJsonValue,
+    })),
+  });
+  for (const paragraph of paragraphs) {
+    const chosen = paragraph.chosen_take_id && takeIds.get(paragraph.chosen_take_id);
+    if (chosen) await tx.scriptParagraph.update({ where: { paragraph_id: paragraphIds.get(paragraph.paragraph_id)! }, data: { chosen_take_id: chosen } });
+  }
+}
 
 export default defineAction({
   name: "scripts.duplicate",
@@ -65,11 +90,11 @@ export default defineAction({
         face_aspect: row.face_aspect,
       })),
     });
+    const paragraphIds = new Map(document.paragraphs.map((row) => [row.paragraph_id, newId("script_paragraph")]));
     if (document.paragraphs.length) {
-      // Recordings (takes) are copied with their paragraphs once scripts.voice records them.
       await tx.scriptParagraph.createMany({
         data: document.paragraphs.map((row) => ({
-          paragraph_id: newId("script_paragraph"),
+          paragraph_id: paragraphIds.get(row.paragraph_id)!,
           script_id: scriptId,
           position: row.position,
           chapter_id: row.chapter_id ? chapterIds.get(row.chapter_id)! : null,
@@ -81,9 +106,11 @@ export default defineAction({
           note: row.note,
           visual: row.visual === null ? Prisma.DbNull : (row.visual as Prisma.InputJsonValue),
           playback_rate: row.playback_rate,
+          voice_ref: row.voice_ref,
         })),
       });
     }
+    await copyRecordings(tx, scriptId, paragraphIds, document.paragraphs);
     if (sources.length) {
       await tx.scriptSource.createMany({
         data: sources.map((row) => ({ source_id: newId("script_source"), script_id: scriptId, kind: row.kind, url: row.url, title: row.title, snippet: row.snippet, excerpt: row.excerpt, status: row.status, created_at: row.created_at })),

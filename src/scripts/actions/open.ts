@@ -7,10 +7,17 @@ import { flag, id, request } from "../../actions/catalog/define.js";
 import { loadDocument, readScript } from "../document.js";
 import { chapterShape, paragraphShape, presentChapter, presentParagraph, presentSource, presentSpeaker, sourceShape, speakerShape } from "../present.js";
 import { echoedRequest, presentScript, scriptSummaryShape } from "../summary.js";
+import { chosenRecordings, type Recording } from "../recordings.js";
 import { estimatedMs, rateOf } from "../timing.js";
+import { textHash } from "../voice/takes.js";
 
 /** Words of a paragraph's digest. */
 const DIGEST_WORDS = 12;
+
+/** What the document shows of a paragraph's chosen take. */
+function recordingOf(take: Recording | undefined, text: string) {
+  return take ? { take_id: take.take_id, voice_ref: take.voice_ref, duration_ms: take.duration_ms, stale: take.text_hash !== textHash(text) } : null;
+}
 
 export default defineAction({
   name: "scripts.open",
@@ -33,7 +40,15 @@ export default defineAction({
       paragraphShape.extend({
         text: z.string().nullable().describe("Null when include_text is false."),
         digest: z.string().nullable().describe("The opening words, with digest."),
-        recording: z.json().nullable().describe("The chosen take, once voiced (scripts.voice)."),
+        recording: z
+          .object({
+            take_id: z.string(),
+            voice_ref: z.string(),
+            duration_ms: z.number().int().describe("Measured by ffprobe on the file."),
+            stale: z.boolean().describe("The paragraph's words changed since it was recorded."),
+          })
+          .nullable()
+          .describe("The chosen take (scripts.voice, scripts.choose_take); null while unvoiced. scripts.takes has every take and its audio."),
         estimated_ms: z.number().int(),
       }),
     ),
@@ -57,6 +72,7 @@ export default defineAction({
   async run({ tx, graphql }, input) {
     await readScript(tx, graphql, input.script_id);
     const document = await loadDocument(tx, input.script_id);
+    const recordings = await chosenRecordings(tx, input.script_id);
     const sources = await tx.scriptSource.findMany({ where: { script_id: input.script_id }, orderBy: { created_at: "asc" } });
     const language = document.script.language;
     const paragraphs = document.paragraphs.map((row) => {
@@ -65,7 +81,7 @@ export default defineAction({
         ...paragraph,
         text: input.include_text === false ? null : paragraph.text,
         digest: input.digest ? paragraph.text.split(/\s+/u).slice(0, DIGEST_WORDS).join(" ") : null,
-        recording: null,
+        recording: recordingOf(recordings.get(row.paragraph_id), row.text),
         estimated_ms: estimatedMs(paragraph.text, language, paragraph.playback_rate),
       };
     });

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, paragraphIds, paragraphRole, request, text } from "../../actions/catalog/define.js";
-import { paragraphBound } from "../../actions/catalog/scripts.js";
+import { paragraphBound } from "../fields.js";
 import { ApiError } from "../../errors/api-error.js";
 import { loadView, type ViewParagraph } from "../analysis/view.js";
 import { paragraphShape, presentParagraph } from "../present.js";

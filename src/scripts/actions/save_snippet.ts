@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, paragraphRole, request, requireOneOf, text } from "../../actions/catalog/define.js";
-import { paragraphText } from "../../actions/catalog/scripts.js";
+import { paragraphText } from "../fields.js";
 import { ApiError } from "../../errors/api-error.js";
 import { newId } from "../../ids.js";
 import { readScript } from "../document.js";

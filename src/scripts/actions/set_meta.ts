@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, language, prompt, request, text } from "../../actions/catalog/define.js";
-import { targetDurationMs } from "../../actions/catalog/scripts.js";
+import { targetDurationMs } from "../fields.js";
 import { openForWrite } from "../document.js";
 import { sameJson } from "../paragraphs.js";
 import { echoedRequest, presentScript, scriptSummaryShape } from "../summary.js";

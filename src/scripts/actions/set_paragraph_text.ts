@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, request } from "../../actions/catalog/define.js";
-import { paragraphText } from "../../actions/catalog/scripts.js";
+import { paragraphText } from "../fields.js";
 import { openForWrite, wordsIn } from "../document.js";
 import { paragraphShape, presentParagraph } from "../present.js";
 import { echoedRequest, paragraphOf } from "../summary.js";

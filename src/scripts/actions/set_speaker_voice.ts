@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, name, request } from "../../actions/catalog/define.js";
-import { voiceRef } from "../../actions/catalog/scripts.js";
+import { voiceRef } from "../fields.js";
 import { openForWrite } from "../document.js";
 import { presentSpeaker, speakerShape } from "../present.js";
 import { requireVoice } from "../refs.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, modelRef, name, request } from "../../actions/catalog/define.js";
-import { voiceRef } from "../../actions/catalog/scripts.js";
+import { voiceRef } from "../fields.js";
 import { validationFailed } from "../../validation/issues.js";
 import { openForWrite } from "../document.js";
 import { assertTextModel, modelFor, requireVoice, voiceByName } from "../refs.js";

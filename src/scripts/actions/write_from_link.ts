@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, jsonObject, prompt, request, url } from "../../actions/catalog/define.js";
-import { paragraphCount } from "../../actions/catalog/scripts.js";
+import { paragraphCount } from "../fields.js";
 import type { PageResult } from "../../providers/types.js";
 import { readScript } from "../document.js";
 import { sourceShape } from "../present.js";

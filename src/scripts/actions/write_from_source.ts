@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { LONG_TEXT, SOURCE_FIDELITIES, flag, id, idempotencyKey, prompt, request, requireOneOf, text, url } from "../../actions/catalog/define.js";
-import { paragraphCount } from "../../actions/catalog/scripts.js";
+import { paragraphCount } from "../fields.js";
 import { readScript } from "../document.js";
 import { sourceShape } from "../present.js";
 import { PassWriter, passOutput } from "../writing/apply.js";
