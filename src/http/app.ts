@@ -111,7 +111,7 @@ export function createApp(dependencies: AppDependencies) {
     const credentials = credentialsFrom(request.headers, clientIp);
     context.livemodeHint = livemodeClaimed(credentials);
     try {
-      return await authenticate(dependencies.prisma, credentials);
+      return await authenticate(dependencies.prisma, credentials, new Date(), guards.keyCache);
     } catch (error) {
       await chargeAnonymous(context, clientIp);
       throw error;
