@@ -136,8 +136,8 @@ export function createApp(dependencies: AppDependencies) {
     try {
       if (url.pathname === "/graphql") {
         // What /graphql cannot run is refused in our words first (src/graphql/http-request.ts).
-        await assertGraphQLHttpRequest(request, url);
-        return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
+        const graphqlBody = await assertGraphQLHttpRequest(request, url);
+        return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext, graphqlBody } as never));
       }
       // Batch members go through the whole service again, from the same connection; their writes
       // are steps of the batch's Idempotency-Key, if it has one.
