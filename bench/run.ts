@@ -2,8 +2,14 @@
 // a baseline measured in the same run — a bare node:http handler doing the same SQL through pg
 // (the key lookup included) — so the figures are ratios, not absolute numbers that drift.
 //
-// Env: DATABASE_URL (default: a fresh database on the local PostgreSQL), BENCH_SECONDS (default 5),
-// BENCH_CONNECTIONS (default 20).
+// Sections: the four serving scenarios beside their baseline; pagination cost with 2,000 and
+// 200,000 videos (first page, deep cursor, include_total); SQL statements per nested GraphQL list.
+// `npm run bench -- --scale` instead runs 1 API + 1 worker, then 2 API + 2 workers as separate
+// processes on the same PostgreSQL and Redis (bench/scale.ts).
+//
+// Env: DATABASE_URL (default: a fresh database on the local PostgreSQL), BENCH_SECONDS (default 5;
+// or `--duration <s>`), BENCH_CONNECTIONS (default 20). `--only service` skips the baselines (for
+// profiling the service with node --cpu-prof).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
@@ -24,12 +30,15 @@ import { createScratchDatabase, DEFAULT_ADMIN_URL } from "../src/db/scratch-data
 
 const run = promisify(execFile);
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const argv = process.argv.slice(2);
+const argument = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const SECONDS = Number(argument("--duration") ?? process.env.BENCH_SECONDS ?? 5);
+const SERVICE_ONLY = argument("--only") === "service";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const VIDEO_COUNT = 2000;
 const LIST_FIELDS = ["video_id", "video_name", "video_format", "published", "video_created_at"];
 
-interface Measurement {
+export interface Measurement {
   name: string;
   requests: number;
   p50: number;
@@ -37,7 +46,7 @@ interface Measurement {
   errors: number;
 }
 
-interface LoadOptions {
+export interface LoadOptions {
   url: string;
   method?: "GET" | "POST";
   headers: Record<string, string>;
@@ -48,8 +57,8 @@ interface LoadOptions {
  * Runs autocannon in a process of its own, so the load generator does not share the event loop
  * (and the core) of the servers it measures.
  */
-async function measure(name: string, options: LoadOptions): Promise<Measurement> {
-  const args = [AUTOCANNON, "--json", "-c", String(CONNECTIONS), "-d", String(SECONDS), "-m", options.method ?? "GET"];
+export async function measure(name: string, options: LoadOptions, seconds = SECONDS, connections = CONNECTIONS): Promise<Measurement> {
+  const args = [AUTOCANNON, "--json", "-c", String(connections), "-d", String(seconds), "-m", options.method ?? "GET"];
   for (const [header, value] of Object.entries(options.headers)) args.push("-H", `${header}=${value}`);
   if (options.body) args.push("-b", options.body);
   args.push(options.url);
@@ -129,6 +138,8 @@ async function main(): Promise<void> {
     : await createScratchDatabase("cutroom_bench", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
   const service = await startService({ ...loadConfig(), databaseUrl: database.url, port: 0, printStartupKey: false, dataDir: path.join(os.tmpdir(), "cutroom-bench") });
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  // The scratch database is dropped at the end with its connections: that is no failure.
+  pool.on("error", () => undefined);
   const baseline = await startBaseline(pool);
   const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}`;
   try {
@@ -154,12 +165,16 @@ async function main(): Promise<void> {
     const pairs: [Measurement, Measurement][] = [];
     for (const [name, serviceOptions, baselineOptions] of scenarios) {
       // The baseline runs right before each scenario so both see the same machine state.
-      const base = await measure(`${name} (baseline)`, baselineOptions);
+      const base = SERVICE_ONLY ? { name, requests: NaN, p50: NaN, p99: NaN, errors: 0 } : await measure(`${name} (baseline)`, baselineOptions);
+      // A short warm-up first: the JIT, Prisma's query plans and the key cache, as in a running service.
+      await measure(`${name} (warm-up)`, serviceOptions, 1);
       const measured = await measure(name, serviceOptions);
       pairs.push([measured, base]);
       console.error(`${name}: ${measured.requests.toFixed(0)} req/s vs baseline ${base.requests.toFixed(0)} req/s (${(measured.requests / base.requests).toFixed(2)}x)`);
       if (measured.errors || base.errors) console.error(`  non-2xx or errors: service ${measured.errors}, baseline ${base.errors}`);
     }
+    const pagination = SERVICE_ONLY ? "" : await paginationSection(pool, workspaceId, service.url, headers);
+    const queryCounts = SERVICE_ONLY ? "" : await queryCountSection(database.url, pool);
     const report = [
       "# Benchmark results",
       "",
@@ -168,6 +183,10 @@ async function main(): Promise<void> {
       "",
       table(pairs),
       "",
+      "p99 ratio (service / baseline): " + pairs.map(([measured, base]) => `${measured.name} ${(measured.p99 / base.p99).toFixed(1)}×`).join(", ") + " (goal ≤ 4×).",
+      "",
+      pagination,
+      queryCounts,
     ].join("\n");
     console.log(report);
     await writeFile(fileURLToPath(new URL("./results.md", import.meta.url)), report);
@@ -179,7 +198,103 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/** Grows the workspace to `total` videos in one INSERT … SELECT generate_series. */
+async function growTo(pool: pg.Pool, workspaceId: string, total: number): Promise<void> {
+  const { rows } = await pool.query<{ count: string }>("SELECT count(*) FROM videos WHERE workspace_id = $1", [workspaceId]);
+  const missing = total - Number(rows[0]!.count);
+  if (missing <= 0) return;
+  await pool.query(
+    `INSERT INTO videos (video_id, workspace_id, video_name, video_format, published, video_created_at)
+     SELECT 'vid_bench' || lpad(n::text, 9, '0'), $1, 'Bulk ' || n, (ARRAY['portrait','landscape','square'])[1 + n % 3], n % 2 = 0,
+            now() - make_interval(secs => n)
+     FROM generate_series(1, $2::int) AS n`,
+    [workspaceId, missing],
+  );
+  await pool.query("ANALYZE videos");
+}
+
+/** List latency at 2,000 and at 200,000 videos: the first page, a deep cursor, and include_total apart. */
+async function paginationSection(pool: pg.Pool, workspaceId: string, serviceUrl: string, headers: Record<string, string>): Promise<string> {
+  const lines = [
+    "## Pagination cost",
+    "",
+    "GET /api/v1/videos?limit=25 (newest first) as the workspace grows; the deep cursor points 3/4 of the way down the list.",
+    "",
+    "| videos | page | req/s | p50 ms | p99 ms |",
+    "|---|---|---|---|---|",
+  ];
+  for (const total of [2_000, 200_000]) {
+    await growTo(pool, workspaceId, total);
+    // A cursor deep in the list, as a client walking it would hold (found once by offset).
+    const deep = await fetch(`${serviceUrl}/api/v1/videos?limit=1&offset=${Math.floor(total * 0.75)}`, { headers });
+    const cursor = ((await deep.json()) as { next_cursor: string }).next_cursor;
+    const pages: [string, string][] = [
+      ["first page (cursor)", "limit=25"],
+      ["deep cursor", `limit=25&cursor=${cursor}`],
+      ["first page + include_total", "limit=25&include_total=true"],
+    ];
+    for (const [name, query] of pages) {
+      const result = await measure(name, { url: `${serviceUrl}/api/v1/videos?${query}`, headers }, Math.max(2, Math.ceil(SECONDS / 2)));
+      lines.push(`| ${total.toLocaleString("en")} | ${name} | ${result.requests.toFixed(0)} | ${result.p50} | ${result.p99} |`);
+      console.error(`pagination ${total} ${name}: ${result.requests.toFixed(0)} req/s, p99 ${result.p99} ms${result.errors ? ` (${result.errors} errors)` : ""}`);
+    }
+  }
+  return [...lines, ""].join("\n");
+}
+
+/** SQL statements per nested GraphQL list, counted by a service opened with countQueries. */
+async function queryCountSection(databaseUrl: string, pool: pg.Pool): Promise<string> {
+  const counted = await startService({ ...loadConfig(), databaseUrl, port: 0, printStartupKey: false, runWorkers: false, countQueries: true, dataDir: path.join(os.tmpdir(), "cutroom-bench") });
+  try {
+    const prisma = counted.database.prisma;
+    const workspaceId = await createWorkspace(prisma, "Bench nested lists");
+    const { secret } = await createApiKey(prisma, { workspaceId, mode: "live", scopes: ["*:*"] });
+    // 50 videos with 3 renders each; 10 folders of 5 videos each.
+    await pool.query(
+      `INSERT INTO videos (video_id, workspace_id, video_name) SELECT 'vid_nest' || lpad(n::text, 6, '0'), $1, 'Nested ' || n FROM generate_series(1, 50) n`,
+      [workspaceId],
+    );
+    await pool.query(
+      `INSERT INTO renders (render_id, workspace_id, video_id) SELECT 'rnd_nest' || lpad((v * 10 + r)::text, 6, '0'), $1, 'vid_nest' || lpad(v::text, 6, '0')
+       FROM generate_series(1, 50) v, generate_series(1, 3) r`,
+      [workspaceId],
+    );
+    await pool.query(`INSERT INTO folders (folder_id, workspace_id, folder_name) SELECT 'fld_nest' || lpad(n::text, 6, '0'), $1, 'Folder ' || n FROM generate_series(1, 10) n`, [workspaceId]);
+    await pool.query(
+      `INSERT INTO video_folders (video_id, folder_id, position) SELECT 'vid_nest' || lpad(n::text, 6, '0'), 'fld_nest' || lpad((1 + (n - 1) / 5)::text, 6, '0'), n FROM generate_series(1, 50) n`,
+    );
+    const cases: [string, string][] = [
+      ["videos(limit: 50) { renders }", "{ videos(limit: 50) { data { video_id renders { data { render_id } has_more } } } }"],
+      ["folders { videos }", "{ folders(limit: 10) { data { folder_id videos { data { video_id folder_ids } has_more } } } }"],
+      ["video { renders } (one record)", `{ video(video_id: "vid_nest000001") { renders { data { render_id } } } }`],
+    ];
+    const lines = ["## Query counts", "", "SQL statements one GraphQL request sends (authentication and the request log's own writes aside).", "", "| query | statements |", "|---|---|"];
+    for (const [name, query] of cases) {
+      // The key is authenticated (and cached) first, so only the query's own statements count.
+      await fetch(`${counted.url}/api/v1/videos?limit=1`, { headers: { authorization: `Bearer ${secret}` } });
+      const before = counted.database.queryCount();
+      const response = await fetch(`${counted.url}/graphql`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      const body = (await response.json()) as { errors?: unknown[] };
+      const statements = counted.database.queryCount() - before;
+      lines.push(`| ${name} | ${statements}${body.errors ? " (errors)" : ""} |`);
+      console.error(`query count ${name}: ${statements}`);
+    }
+    return [...lines, ""].join("\n");
+  } finally {
+    await counted.stop();
+  }
+}
+
+if (argv.includes("--scale")) {
+  import("./scale.js")
+    .then(({ runScale }) => runScale(SECONDS))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

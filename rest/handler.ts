@@ -9,7 +9,7 @@ import { readJsonBody } from "./body.js";
 import { allowHeader, matchRoute, type MatchedRoute } from "./routes.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { openApiPath, pathSegments, type PlatformOperation } from "../src/registry/operations.js";
-import { API_BASE_PATH, createSofaHandler } from "./sofa.js";
+import { API_BASE_PATH, createOperationRunner, createSofaHandler, type OperationAnswer, type OperationTarget } from "./sofa.js";
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
@@ -83,28 +83,27 @@ function assertStorablePathParams(path: string, route: MatchedRoute): void {
 }
 
 export function createRestHandler(schema: GraphQLSchema) {
-  const sofa = createSofaHandler(schema);
+  // Sofa's router is built once, for the OpenAPI description; requests run the one operation
+  // the route table matched (rest/sofa.ts, createOperationRunner).
+  let sofa: ReturnType<typeof createSofaHandler> | undefined;
   let openApi: Record<string, unknown> | undefined;
-  const openApiDocument = () => (openApi ??= buildOpenApiDocument(sofa));
+  const openApiDocument = () => (openApi ??= buildOpenApiDocument((sofa ??= createSofaHandler(schema))));
+  const runOperation = createOperationRunner(schema);
 
-  /** Runs one Sofa route; failures come back as the error envelope with their status. */
-  function callSofa(context: GraphQLContext, url: URL, method: string, selection: RecordSelection | undefined, body?: string, wholeResult?: boolean) {
-    const request = new Request(url, { method, headers: { "content-type": "application/json" }, body });
-    return sofa.fetch(request, { graphqlContext: context, selection, wholeResult });
+  /** Runs one matched operation; failures come back as the error envelope with their status. */
+  function callSofa(context: GraphQLContext, target: OperationTarget, url: URL, selection: RecordSelection | undefined, body?: Record<string, unknown>, wholeResult?: boolean) {
+    return runOperation(target, url, context, { selection, body, wholeResult });
   }
 
-  async function envelope(response: Response, headOnly: boolean): Promise<Response> {
-    if (response.status >= 400) return response;
-    const text = await response.text();
-    // Sofa answers a JSON object; its closing brace makes room for the envelope's members
-    // (cheaper than parsing and printing the record again).
-    const members = JSON.stringify(withEnvelope({})).slice(1, -1);
-    const body = text.trimEnd().endsWith("}") ? `${text.trimEnd().slice(0, -1)}${text.trim() === "{}" ? "" : ","}${members}}` : JSON.stringify(withEnvelope(JSON.parse(text) as Record<string, unknown>));
+  /** The operation's value with the envelope's members, printed once. */
+  function envelope(answer: OperationAnswer, headOnly: boolean): Response {
+    if (!answer.ok) return answer.response;
+    const body = JSON.stringify(withEnvelope((answer.data ?? {}) as Record<string, unknown>));
     const headers = { "content-type": "application/json; charset=utf-8" };
-    return new Response(headOnly ? null : body, { status: response.status, headers });
+    return new Response(headOnly ? null : body, { status: answer.status, headers });
   }
 
-  async function handleList(request: Request, url: URL, resource: ResourceDefinition, context: GraphQLContext): Promise<Response> {
+  async function handleList(request: Request, url: URL, resource: ResourceDefinition, operation: OperationTarget, context: GraphQLContext): Promise<Response> {
     const format = negotiateFormat(outputFormatParam(resource, url.searchParams), request.headers.get("accept"));
     const list = parseListQuery(resource, url.searchParams, { exporting: format !== "json" });
     const selection = parseSelection(resource, url.searchParams, true);
@@ -119,7 +118,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     };
 
     if (format === "json") {
-      return envelope(await callSofa(context, pageUrl({}), "GET", selection), request.method === "HEAD");
+      return envelope(await callSofa(context, operation, pageUrl({}), selection), request.method === "HEAD");
     }
 
     // Exports: `limit` caps the total (no page-size cap); pages of 100 are walked by cursor.
@@ -129,9 +128,10 @@ export function createRestHandler(schema: GraphQLSchema) {
     const fetchPage = async (cursor: string | undefined, pageSize: number): Promise<ListPageBody> => {
       const overrides = first ? { limit: String(pageSize) } : { limit: String(pageSize), cursor, offset: undefined };
       first = false;
-      const response = await callSofa(context, pageUrl(overrides), "GET", selection);
-      if (response.status >= 400) throw Object.assign(new Error("export page failed"), { response });
-      return (await response.json()) as ListPageBody;
+      const answer = await callSofa(context, operation, pageUrl(overrides), selection);
+      if (!answer.ok) throw Object.assign(new Error("export page failed"), { response: answer.response });
+      // The exporters write values as the JSON page shows them (dates as ISO strings).
+      return JSON.parse(JSON.stringify(answer.data)) as ListPageBody;
     };
     try {
       return await streamExport(format, fetchPage, { columns: selectedColumns(resource, selection), max, filename: resource.name });
@@ -150,12 +150,12 @@ export function createRestHandler(schema: GraphQLSchema) {
     if (target.kind === "platform") return handlePlatform(request, url, target.operation, context);
 
     const { resource, operation } = target;
-    if (operation.route === "list") return handleList(request, url, resource, context);
+    if (operation.route === "list") return handleList(request, url, resource, operation, context);
     const sofaUrl = new URL(url.pathname, url);
     if (operation.rootType === "Query") {
       assertOnlyParams(url.searchParams, ["fields"]);
       const selection = parseSelection(resource, url.searchParams, false);
-      return envelope(await callSofa(context, sofaUrl, operation.method, selection), request.method === "HEAD");
+      return envelope(await callSofa(context, operation, sofaUrl, selection), request.method === "HEAD");
     }
     // Create and update answer the whole record unless `fields` narrows it (read before the write,
     // so an unknown field changes nothing); a deletion confirmation has nothing to narrow.
@@ -164,14 +164,14 @@ export function createRestHandler(schema: GraphQLSchema) {
     const selection = writesRecord ? parseSelection(resource, url.searchParams, false) : fullRecordSelection(resource);
     // REST sends the record itself; the GraphQL field takes it as `input`. The POST alias is
     // served by the PATCH operation.
-    const body = writesRecord ? JSON.stringify({ input: await readRecordBody(request) }) : undefined;
-    return envelope(await callSofa(context, sofaUrl, operation.method, selection, body), false);
+    const body = writesRecord ? { input: await readRecordBody(request) } : undefined;
+    return envelope(await callSofa(context, operation, sofaUrl, selection, body), false);
   }
 
   /** An operation outside the resource table: its body becomes `input`, or its query params its arguments. */
   async function handlePlatform(request: Request, url: URL, operation: PlatformOperation, context: GraphQLContext) {
     const sofaUrl = new URL(url.pathname, url);
-    let body: string | undefined;
+    let body: Record<string, unknown> | undefined;
     if (operation.input === "query") {
       assertOnlyParams(url.searchParams, operation.queryParams ?? []);
       sofaUrl.search = url.search;
@@ -180,13 +180,13 @@ export function createRestHandler(schema: GraphQLSchema) {
       sofaUrl.searchParams.set("input", JSON.stringify(input));
     } else {
       assertOnlyParams(url.searchParams, []);
-      if (operation.input === "body") body = JSON.stringify({ input: await readRecordBody(request) });
+      if (operation.input === "body") body = { input: await readRecordBody(request) };
     }
     // An action that answers a file sends its bytes, unless the client asked for JSON (a link).
     const binary = operation.binary && !wantsJson(request.headers.get("accept")) ? (currentRequestContext()?.binaryAnswer ?? noSlot()) : undefined;
-    const response = await callSofa(context, sofaUrl, operation.method, undefined, body, operation.fullSelection);
-    if (binary?.file && response.status < 400) return fileResponse(binary.file, request.method === "HEAD");
-    return envelope(response, request.method === "HEAD");
+    const answer = await callSofa(context, operation, sofaUrl, undefined, body, operation.fullSelection);
+    if (binary?.file && answer.ok) return fileResponse(binary.file, request.method === "HEAD");
+    return envelope(answer, request.method === "HEAD");
   }
 
   /** A fresh slot in the request context for the bytes of a binary answer. */
@@ -218,8 +218,8 @@ export function createRestHandler(schema: GraphQLSchema) {
       const operation = item.operation;
       // A bulk item is a body of its own: anything but an object is that item's 422.
       if (body !== undefined && !isRecordBody(body)) return errorResponse(notAnObject());
-      const payload = body === undefined ? undefined : JSON.stringify({ input: body });
-      return callSofa(context, target, operation.method, fullRecordSelection(resource), payload);
+      const answer = await callSofa(context, operation, target, fullRecordSelection(resource), body === undefined ? undefined : { input: body });
+      return answer.ok ? jsonResponse(answer.data, answer.status) : answer.response;
     });
     return jsonResponse(withEnvelope(result.body), result.status);
   }

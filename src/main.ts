@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   console.log(`  Database  ${service.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL (DATABASE_URL)"}`);
 
   if (config.printStartupKey) {
-    const keys = await mintStartupKeys(prisma, config.startingCredits);
+    const keys = await mintStartupKeys(prisma, config.startingCredits, service.guards.keyCache);
     console.log(`  Workspace ${keys.workspaceId}`);
     console.log(`  Key       ${keys.key}   (full_access; replaced at every start)`);
     console.log(`  Admin key ${keys.adminKey}   (every scope, api_keys included: create more keys with it while this runs; replaced at every start)`);

@@ -48,6 +48,8 @@ export async function startService(config: Config): Promise<RunningService> {
     const redisClient = redis;
 
     const guards = createGuards(redisClient, database.prisma, config);
+    // Its own connection: a subscribed connection serves nothing else.
+    await guards.keyCache.listen(redisClient.duplicate());
     const jobs = new JobQueues(redisHandle.url);
     const outbound = new OutboundGuard({ allow: config.outboundAllow });
     const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
@@ -99,6 +101,7 @@ export async function startService(config: Config): Promise<RunningService> {
         runningServer.closeAllConnections();
         await new Promise<void>((resolve) => runningServer.close(() => resolve()));
         await guards.requestLog.close();
+        guards.keyCache.close();
         await workers?.close();
         await jobs.close();
         live.close();

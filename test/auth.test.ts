@@ -24,8 +24,10 @@ function unknownKey(mode: "live" | "test" = "live"): string {
   return `sk_${mode}_${"A1b2C3d4".repeat(4)}`;
 }
 
+/** Changes a key as key management does: in the database, then every process's cached copy is dropped. */
 async function setKey(keyId: string, data: { revoked_at?: Date | null; expires_at?: Date | null; paused_at?: Date | null }) {
   await prisma().apiKey.update({ where: { key_id: keyId }, data });
+  await service.service.guards.keyCache.invalidate(keyId);
 }
 
 async function seedVideoAndFolder(fixture: Fixture, name: string) {

@@ -170,6 +170,23 @@ describe("GraphQL relations cost O(1) queries", () => {
   }
 });
 
+describe("the nested lists the benchmark reports (docs/benchmarks.md, Query counts)", () => {
+  // Parents, then one statement per nested level (Folder.videos also reads each video's folder_ids).
+  const budgets: Record<string, number> = { "Video.renders": 2, "Folder.videos": 4 };
+  for (const relation of CASES.filter((candidate) => candidate.name in budgets)) {
+    it(`${relation.name}: a page of 50 parents with their children takes ${budgets[relation.name]} SQL statements`, async () => {
+      const fixture = await createFixture(service);
+      await relation.seed(fixture.workspaceId, 50);
+      await warmUp(fixture);
+      let body: Row = {};
+      const statements = await queriesFor(async () => (body = (await fixture.client.graphql(relation.query(50))).body));
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      expect(relation.nested(body)).toHaveLength(50);
+      expect(statements).toBe(budgets[relation.name]);
+    }, 60_000);
+  }
+});
+
 describe("paging a nested list", () => {
   it("walks a video's renders by cursor, newest first or oldest first with order: asc", async () => {
     const fixture = await createFixture(service);

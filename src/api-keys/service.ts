@@ -97,6 +97,16 @@ function loadKey(tx: Tx, context: GraphQLContext, keyId: string, columns: readon
   return loadOwned(tx, context, apiKeys, keyId, { select: Object.fromEntries(columns.map((column) => [column, true])) });
 }
 
+/**
+ * Once a change of a key is committed, every process drops its cached copy (src/auth/key-cache.ts):
+ * a revoked or paused key stops working everywhere within a second.
+ */
+async function afterKeyChange<T>(context: GraphQLContext, keyId: string, change: Promise<T>): Promise<T> {
+  const result = await change;
+  await context.guards.keyCache.invalidate(keyId);
+  return result;
+}
+
 export interface NewSecret {
   object: "api_key_secret";
   secret: string;
@@ -135,7 +145,7 @@ export async function createKey(context: GraphQLContext, raw: unknown, query: Qu
 }
 
 export async function updateKey(context: GraphQLContext, keyId: string, raw: unknown, query: Query): Promise<Row> {
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+  return afterKeyChange(context, keyId, inWriteTransaction(context.prisma, context.auth, async (tx) => {
     // The key is looked up before the input is checked: an unknown key is 404 whatever the body.
     const key = await loadKey(tx, context, keyId, ["scopes", "revoked_at", "paused_at", "quota_limit", "quota_unit"]);
     const input = parseOrThrow(updateSchema, raw);
@@ -153,11 +163,11 @@ export async function updateKey(context: GraphQLContext, keyId: string, raw: unk
         ...(paused !== undefined && { paused_at: paused ? ((key.paused_at as Date | null) ?? new Date()) : null }),
       },
     });
-  });
+  }));
 }
 
 export async function rotateKey(context: GraphQLContext, keyId: string, raw: unknown, query: Query): Promise<NewSecret> {
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+  return afterKeyChange(context, keyId, inWriteTransaction(context.prisma, context.auth, async (tx) => {
     const key = await loadKey(tx, context, keyId, ["scopes", "revoked_at", "mode", "secret_hash"]);
     const grace = parseOrThrow(rotateSchema, raw ?? {}).grace_period_seconds ?? 0;
     assertManageable(context, key);
@@ -175,11 +185,11 @@ export async function rotateKey(context: GraphQLContext, keyId: string, raw: unk
       },
     });
     return { object: "api_key_secret" as const, secret: minted.secret, key_id: keyId, api_key: apiKey };
-  });
+  }));
 }
 
 export async function revokeKey(context: GraphQLContext, keyId: string, query: Query): Promise<Row> {
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+  return afterKeyChange(context, keyId, inWriteTransaction(context.prisma, context.auth, async (tx) => {
     // Loaded as the caller asked for it: a key already revoked is answered as it stands.
     const key = await loadOwned(tx, context, apiKeys, keyId, withColumns(query, ["scopes", "revoked_at"]));
     assertManageable(context, key);
@@ -187,5 +197,5 @@ export async function revokeKey(context: GraphQLContext, keyId: string, query: Q
     if (key.revoked_at) return key;
     // The old secret of a rotation stays known, so it too answers key_revoked, not invalid_credentials.
     return tx.apiKey.update({ ...query, where: { key_id: keyId }, data: { revoked_at: new Date() } });
-  });
+  }));
 }

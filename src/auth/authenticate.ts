@@ -1,9 +1,10 @@
 // Turns a request's credential into an AuthContext, or the exact 401/403 of contract 5.7.
 import ipaddr from "ipaddr.js";
-import type { PrismaClient } from "../generated/prisma/client.js";
+import type { ApiKey, PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../errors/api-error.js";
 import type { AuthContext } from "./auth-context.js";
 import { claimedMode, hashSecret, isWellFormedKey } from "./key-secret.js";
+import type { KeyCache } from "./key-cache.js";
 
 export interface Credentials {
   key?: string;
@@ -81,7 +82,22 @@ function originAllowed(allowlist: readonly string[], origin: string | undefined)
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export async function authenticate(prisma: PrismaClient, credentials: Credentials, now = new Date()): Promise<AuthContext> {
+/** The key a secret names, from the process's cache when it holds it (src/auth/key-cache.ts). */
+async function findKey(prisma: PrismaClient, hash: string, now: Date, cache: KeyCache | undefined): Promise<ApiKey | null> {
+  const cached = cache?.get(hash, now.getTime());
+  if (cached) {
+    // A rotation's old secret works only until its grace period ends, cached or not.
+    if (!cached.previous) return cached.key;
+    if (cached.key.previous_secret_expires_at && cached.key.previous_secret_expires_at > now) return cached.key;
+  }
+  // After a rotation the previous secret keeps working until its grace period ends.
+  const current = await prisma.apiKey.findUnique({ where: { secret_hash: hash } });
+  const key = current ?? (await prisma.apiKey.findFirst({ where: { previous_secret_hash: hash, previous_secret_expires_at: { gt: now } } }));
+  if (key) cache?.set(hash, key, !current, now.getTime());
+  return key;
+}
+
+export async function authenticate(prisma: PrismaClient, credentials: Credentials, now = new Date(), cache?: KeyCache): Promise<AuthContext> {
   if (!credentials.key) {
     throw new ApiError("missing_credentials", "No API key was sent.", {
       hint: "Send your key as 'Authorization: Bearer sk_live_...' or in the X-Api-Key header.",
@@ -95,10 +111,7 @@ export async function authenticate(prisma: PrismaClient, credentials: Credential
   if (!isWellFormedKey(credentials.key)) throw invalid();
 
   const hash = hashSecret(credentials.key);
-  // After a rotation the previous secret keeps working until its grace period ends.
-  const key =
-    (await prisma.apiKey.findUnique({ where: { secret_hash: hash } })) ??
-    (await prisma.apiKey.findFirst({ where: { previous_secret_hash: hash, previous_secret_expires_at: { gt: now } } }));
+  const key = await findKey(prisma, hash, now, cache);
   if (!key) throw invalid();
   if (key.revoked_at && key.revoked_at <= now) throw new ApiError("key_revoked", "This API key has been revoked.");
   if (key.expires_at && key.expires_at <= now) throw new ApiError("key_expired", `This API key expired at ${key.expires_at.toISOString()}.`);
@@ -118,6 +131,8 @@ export async function authenticate(prisma: PrismaClient, credentials: Credential
   if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Best effort and off the request path: a failed bookkeeping write must not fail the call.
     void prisma.apiKey.update({ where: { key_id: key.key_id }, data: { last_used_at: now } }).catch(() => undefined);
+    // The cached copy records it too, so the write happens once a minute, not on every request.
+    key.last_used_at = now;
   }
 
   return {

@@ -6,6 +6,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { createApiKey, scopesForPreset } from "./key-service.js";
 import { defaultWorkspace } from "../workspaces/workspace-service.js";
+import type { KeyCache } from "./key-cache.js";
 
 const PURPOSES = { key: "startup", admin: "startup_admin" } as const;
 
@@ -20,12 +21,13 @@ export interface StartupKeys {
   adminKey: string;
 }
 
-export async function mintStartupKeys(prisma: PrismaClient, startingCredits: number): Promise<StartupKeys> {
+/** `keyCache` tells the other running processes that the previous pair is revoked. */
+export async function mintStartupKeys(prisma: PrismaClient, startingCredits: number, keyCache?: KeyCache): Promise<StartupKeys> {
   const workspaceId = await defaultWorkspace(prisma, startingCredits);
-  await prisma.apiKey.updateMany({
-    where: { workspace_id: workspaceId, purpose: { in: Object.values(PURPOSES) }, revoked_at: null },
-    data: { revoked_at: new Date() },
-  });
+  const where = { workspace_id: workspaceId, purpose: { in: Object.values(PURPOSES) }, revoked_at: null };
+  const previous = await prisma.apiKey.findMany({ where, select: { key_id: true } });
+  await prisma.apiKey.updateMany({ where: { ...where, key_id: { in: previous.map((key) => key.key_id) } }, data: { revoked_at: new Date() } });
+  for (const { key_id } of previous) await keyCache?.invalidate(key_id);
   const key = await createApiKey(prisma, { workspaceId, mode: "live", scopes: scopesForPreset("full_access"), name: "Printed by npm start", purpose: PURPOSES.key });
   const admin = await createApiKey(prisma, { workspaceId, mode: "live", scopes: ADMIN_SCOPES, name: "Admin key printed by npm start", purpose: PURPOSES.admin });
   return { workspaceId, key: key.secret, adminKey: admin.secret };

@@ -18,14 +18,23 @@ function missingQuery(where: string): ApiError {
   });
 }
 
-export async function assertGraphQLHttpRequest(request: Request, url: URL): Promise<void> {
+/** The body of a POST, as checked here: yoga takes it as is rather than reading and parsing it again. */
+export interface GraphQLBody {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+  extensions?: Record<string, unknown>;
+}
+
+export async function assertGraphQLHttpRequest(request: Request, url: URL): Promise<GraphQLBody | undefined> {
   if (request.method === "GET") {
     if (!url.searchParams.get("query")?.trim()) throw missingQuery("the query parameter `query`");
-    return;
+    return undefined;
   }
   if (request.method !== "POST") throw methodNotAllowed(request.method, GRAPHQL_PATH, "GET, POST");
   assertJsonContentType(request.headers);
-  const text = await request.clone().text();
+  // The body was buffered within its cap (src/http/request-body.ts); it is read once, here.
+  const text = await request.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -44,4 +53,5 @@ export async function assertGraphQLHttpRequest(request: Request, url: URL): Prom
   if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== "string") {
     throw new ApiError("invalid_request", "`operationName` must be the name of an operation in the document.", { param: "operationName" });
   }
+  return body as unknown as GraphQLBody;
 }

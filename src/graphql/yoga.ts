@@ -7,9 +7,12 @@ import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
 import { GRAPHIQL_OPTIONS, renderGraphiQL } from "./graphiql.js";
+import type { GraphQLBody } from "./http-request.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
+  /** A POST body already read and checked (src/graphql/http-request.ts). */
+  graphqlBody?: GraphQLBody;
 }
 
 /**
@@ -33,6 +36,17 @@ const useServiceErrors: Plugin<YogaServerContext> = {
   },
 };
 
+/** A POST body checked before yoga runs is not read (nor parsed) a second time. */
+const useCheckedBody: Plugin<YogaServerContext> = {
+  onRequestParse({ serverContext, setRequestParser }) {
+    const body = (serverContext as Partial<YogaServerContext>).graphqlBody;
+    if (body) {
+      const params = { query: body.query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined, extensions: body.extensions };
+      setRequestParser(() => params);
+    }
+  },
+};
+
 export function createGraphQLHandler() {
   return createYoga<YogaServerContext>({
     schema: getSchema(),
@@ -44,8 +58,11 @@ export function createGraphQLHandler() {
     // Our own plugin formats every error; yoga's masking would hide the service's codes.
     maskedErrors: false,
     logging: false,
+    // The body cap is ours, applied before yoga runs (src/http/request-body.ts); yoga reads no body
+    // (useCheckedBody), so its own limit would only pipe a stream already read.
+    maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
     // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
-    plugins: [useServiceErrors, ...graphqlGuardPlugins()],
+    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins()],
   });
 }

@@ -7,12 +7,15 @@ import { effectiveLimits, RateLimitService, type WindowStanding } from "./rate-l
 import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
 import { RequestLogWriter } from "../logs/request-log-writer.js";
+import { KeyCache } from "../auth/key-cache.js";
 
 export interface Guards {
   rateLimits: RateLimitService;
   quotas: QuotaService;
   idempotency: IdempotencyService;
   requestLog: RequestLogWriter;
+  /** Authenticated keys, per process; invalidated through Redis on every key change. */
+  keyCache: KeyCache;
   config: Pick<Config, "rateLimits" | "rateWindowSeconds" | "anonymousPerMinute" | "idempotencyLockMs">;
 }
 
@@ -22,6 +25,7 @@ export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards[
     quotas: new QuotaService(redis),
     idempotency: new IdempotencyService(redis, prisma, { lockMs: config.idempotencyLockMs }),
     requestLog: new RequestLogWriter(prisma),
+    keyCache: new KeyCache(redis),
     config,
   };
 }

@@ -23,8 +23,11 @@ export class RequestMeter {
   /** Counts `points` request units; throws 429 when a window or a request quota is spent. */
   async charge(points: number, options: { spendsCredits?: boolean } = {}): Promise<void> {
     if (points <= 0 && !options.spendsCredits) return;
-    this.remember(await this.services.rateLimits.consume(this.keyId, this.limits, points, options.spendsCredits));
-    if (this.keyQuota?.unit === "requests" && points > 0) this.quota = await this.services.quotas.consume(this.keyId, this.keyQuota, points);
+    const quota = this.keyQuota?.unit === "requests" ? { service: this.services.quotas, limits: this.keyQuota, points } : undefined;
+    // One round trip for every window and the request quota; a refusal counts nothing.
+    const result = await this.services.rateLimits.consumeAll(this.keyId, this.limits, points, { spendsCredits: options.spendsCredits, quota });
+    this.remember(result.standings);
+    if (result.quota) this.quota = result.quota;
   }
 
   /** Counts credits against a credits quota (called when credits are about to be spent). */

@@ -25,11 +25,11 @@ export function nextPeriodStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
-function standingOf(quota: KeyQuota, used: number, now: Date): QuotaStanding {
+export function standingOf(quota: KeyQuota, used: number, now: Date): QuotaStanding {
   return { ...quota, used, remaining: Math.max(0, quota.limit - used), reset: Math.floor(nextPeriodStart(now).getTime() / 1000) };
 }
 
-function counterKey(keyId: string, now: Date): string {
+export function counterKey(keyId: string, now: Date): string {
   return `quota:${keyId}:${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
@@ -43,12 +43,17 @@ export function quotaHeaders(standing: QuotaStanding | undefined): Record<string
   };
 }
 
-function exceeded(standing: QuotaStanding, now: Date): ApiError {
+export function exceeded(standing: QuotaStanding, now: Date): ApiError {
   const retryAfter = Math.max(1, Math.ceil((standing.reset * 1000 - now.getTime()) / 1000));
   return new ApiError("quota_exceeded", `This key's monthly quota of ${standing.limit} ${standing.unit} is spent; it renews on ${new Date(standing.reset * 1000).toISOString()}.`, {
     headers: { "Retry-After": String(retryAfter), ...quotaHeaders(standing) },
     details: { limit: standing.limit, unit: standing.unit, used: standing.used, resets_at: new Date(standing.reset * 1000).toISOString() },
   });
+}
+
+/** Where a request quota's counter lives and when it lapses, for a script that counts it (rate-limit.ts). */
+export function quotaCounter(keyId: string, now: Date): { key: string; expireAt: number } {
+  return { key: counterKey(keyId, now), expireAt: Math.floor(nextPeriodStart(now).getTime() / 1000) + 7 * 86_400 };
 }
 
 export class QuotaService {
@@ -59,8 +64,7 @@ export class QuotaService {
    * and throws 429 quota_exceeded.
    */
   async consume(keyId: string, quota: KeyQuota, amount: number, now = new Date()): Promise<QuotaStanding> {
-    const key = counterKey(keyId, now);
-    const reset = Math.floor(nextPeriodStart(now).getTime() / 1000);
+    const { key, expireAt } = quotaCounter(keyId, now);
     // Atomic check-and-add: never counts past the ceiling, even under concurrent calls.
     const used = (await this.redis.eval(
       `local used = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -72,7 +76,7 @@ export class QuotaService {
       key,
       String(amount),
       String(quota.limit),
-      String(reset + 7 * 86_400),
+      String(expireAt),
     )) as number;
     if (used < 0) throw exceeded(standingOf(quota, -used - 1, now), now);
     return standingOf(quota, used, now);

@@ -31,6 +31,7 @@ import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
 import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
+import { logger } from "../logger.js";
 import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/review/handler.js";
 
 export interface AppDependencies {
@@ -79,7 +80,19 @@ function isRefusal(code: string): boolean {
   return isErrorCode(code) && REFUSAL_STATUSES.has(ERROR_CODES[code].status);
 }
 
-function errorResponseFor(error: unknown, path: string): Response {
+/**
+ * The client hung up before its answer: nobody will read one, and it is not a fault of ours. It is
+ * a debug line and a 499 in the request log, not an "unexpected fault" at error level.
+ */
+function clientAborted(request: Request, error: unknown): Response | undefined {
+  if (!request.signal?.aborted) return undefined;
+  logger.debug({ err: error, request_id: currentRequestContext()?.requestId, status: 499 }, "client closed the request");
+  return new Response(null, { status: 499 });
+}
+
+function errorResponseFor(error: unknown, path: string, request: Request): Response {
+  const aborted = clientAborted(request, error);
+  if (aborted) return aborted;
   const apiError = toApiError(error);
   return path === "/graphql" ? graphqlErrorResponse(apiError) : errorResponse(apiError);
 }
@@ -111,7 +124,7 @@ export function createApp(dependencies: AppDependencies) {
     const credentials = credentialsFrom(request.headers, clientIp);
     context.livemodeHint = livemodeClaimed(credentials);
     try {
-      return await authenticate(dependencies.prisma, credentials);
+      return await authenticate(dependencies.prisma, credentials, new Date(), guards.keyCache);
     } catch (error) {
       await chargeAnonymous(context, clientIp);
       throw error;
@@ -123,15 +136,15 @@ export function createApp(dependencies: AppDependencies) {
     try {
       if (url.pathname === "/graphql") {
         // What /graphql cannot run is refused in our words first (src/graphql/http-request.ts).
-        await assertGraphQLHttpRequest(request, url);
-        return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext } as never));
+        const graphqlBody = await assertGraphQLHttpRequest(request, url);
+        return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext, graphqlBody } as never));
       }
       // Batch members go through the whole service again, from the same connection; their writes
       // are steps of the batch's Idempotency-Key, if it has one.
       const idempotency = currentRequestContext()?.idempotency;
       return await rest(request, graphqlContext, (member) => handle(member, serverContext, idempotency));
     } catch (error) {
-      return errorResponseFor(error, url.pathname);
+      return errorResponseFor(error, url.pathname, request);
     }
   }
 
@@ -234,9 +247,7 @@ export function createApp(dependencies: AppDependencies) {
       try {
         response = await route(request, url, context, serverContext, clientIp);
       } catch (error) {
-        // The client went away mid-request: nobody will read an answer, and it is not a fault.
-        if (request.signal?.aborted) return new Response(null, { status: 499 });
-        response = errorResponseFor(error, url.pathname);
+        response = errorResponseFor(error, url.pathname, request);
       }
       // An answer never overtakes the records it reports (e.g. action.failed of a scope refusal).
       if (context.pendingWrites) await Promise.allSettled(context.pendingWrites);

@@ -135,7 +135,7 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
   if (state.s === id) return { [id]: { [beyond]: state.i } };
   if (value === null) return { AND: [{ [state.s]: null }, { [id]: { [beyond]: state.i } }] };
   const nullable = !columnByName(resource, state.s)?.isRequired;
-  return {
+  const after: Where = {
     OR: [
       { [state.s]: { [beyond]: value } },
       { AND: [{ [state.s]: value }, { [id]: { [beyond]: state.i } }] },
@@ -143,6 +143,11 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
       ...(nullable ? [{ [state.s]: null }] : []),
     ],
   };
+  if (nullable) return after;
+  // The same rows, with a bound PostgreSQL can start an index range at ((workspace, sort, id)
+  // indexes): without it, the OR is a filter over every row before the cursor, and a deep page
+  // costs as much as the pages before it.
+  return { AND: [{ [state.s]: { [state.o === "desc" ? "lte" : "gte"]: value } }, after] };
 }
 
 /** The page-size rule, in one wording for every list on both surfaces, resources and actions (contract 8). */
