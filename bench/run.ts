@@ -27,6 +27,7 @@ import { createApiKey } from "../src/auth/key-service.js";
 import { hashSecret } from "../src/auth/key-secret.js";
 import { newId } from "../src/ids.js";
 import { createScratchDatabase, DEFAULT_ADMIN_URL } from "../src/db/scratch-database.js";
+import { renderSection } from "./render.js";
 
 const run = promisify(execFile);
 const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
     }
     const pagination = SERVICE_ONLY ? "" : await paginationSection(pool, workspaceId, service.url, headers);
     const queryCounts = SERVICE_ONLY ? "" : await queryCountSection(database.url, pool);
+    const renderCost = SERVICE_ONLY ? "" : await renderSection(prisma, workspaceId, service.url, loadConfig().renderPreset);
     const report = [
       "# Benchmark results",
       "",
@@ -187,6 +189,7 @@ async function main(): Promise<void> {
       "",
       pagination,
       queryCounts,
+      renderCost,
     ].join("\n");
     console.log(report);
     await writeFile(fileURLToPath(new URL("./results.md", import.meta.url)), report);
