@@ -46,6 +46,9 @@ export const ID_PREFIXES = {
   script_source: "src",
   script_snippet: "snip",
   style_rule: "rule",
+  app_screenshot_project: "asp",
+  app_screen: "scn",
+  voice_project: "vpj",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,7 +16,7 @@ function syntaxErrors(source: string): string[] {
 }
 
 describe("new:action", () => {
-  it.each(["tools.image_modification", "scripts.voice", "timeline.generate_questions", "voice_projects.update"])("moves %s into a file of its own", (name) => {
+  it.each(["tools.image_modification", "scripts.voice", "timeline.generate_questions", "image_agents.generate"])("moves %s into a file of its own", (name) => {
     const family = name.split(".")[0]!;
     const source = readFileSync(new URL(`../src/actions/catalog/${family}.ts`, import.meta.url), "utf8");
     const scaffold = scaffoldAction(source, name)!;
