@@ -203,6 +203,8 @@ describe("voice_projects", () => {
 
     expect(ok(await post(client, "voice_projects.delete", { project_id: created.project_id }))).toMatchObject({ object: "voice_project", project_id: created.project_id, deleted: true });
     expect(await prisma().voiceProject.count({ where: { workspace_id: workspaceId } })).toBe(1);
+    // The contract lists no voice-project record events: only the audit feed.
+    expect((await eventTypes(workspaceId)).filter((type) => !type.startsWith("action."))).toEqual([]);
 
     const graphql = await client.graphql(`query { voice_projects_list { object data { project_id project_name } } }`);
     expect(graphql.body.errors, graphql.text).toBeUndefined();
@@ -215,6 +217,10 @@ describe("voice_projects", () => {
     expect(error.details.issues.map((issue: Row) => issue.path).sort()).toEqual(["original_text_last_edit", "project_name", "project_published"]);
     const big = refused(await post(client, "voice_projects.create", { project_name: "Big", text_segmented_value: ["x".repeat(200_001)] }), 422, "validation_failed");
     expect(big.details.issues[0]).toMatchObject({ path: "text_segmented_value" });
+    // Through GraphQL the same refusal comes as the error's extensions.
+    const graphql = await client.graphql(`mutation { voice_projects_create(input: {project_name: "x", project_publihsed: true}) { project_id } }`);
+    expect(graphql.body.errors?.[0]?.extensions, graphql.text).toMatchObject({ code: "validation_failed", status: 422 });
+    expect(graphql.body.errors[0].extensions.details.issues[0]).toMatchObject({ path: "project_publihsed", type: "object.unknown", did_you_mean: "project_published" });
     expect(await prisma().voiceProject.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 });
