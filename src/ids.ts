@@ -48,6 +48,9 @@ export const ID_PREFIXES = {
   style_rule: "rule",
   script_take: "take",
   script_clip: "clip",
+  app_screenshot_project: "asp",
+  app_screen: "scn",
+  voice_project: "vpj",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

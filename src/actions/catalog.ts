@@ -24,7 +24,6 @@ import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { TOOLS_ACTIONS } from "./catalog/tools.js";
 import { VIDEOS_ACTIONS } from "./catalog/videos.js";
 import { VIDEOS_AI_ACTIONS } from "./catalog/videos_ai.js";
-import { VOICE_PROJECTS_ACTIONS } from "./catalog/voice_projects.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
 export { VIDEO_FIELDS } from "./catalog/define.js";
@@ -63,7 +62,6 @@ const PENDING: readonly ActionDefinition[] = [
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
   ...IMAGE_AGENTS_ACTIONS,
   ...APP_SCREENSHOTS_ACTIONS,
-  ...VOICE_PROJECTS_ACTIONS,
   ...ASSETS_ACTIONS,
 ];
 

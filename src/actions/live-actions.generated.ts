@@ -4,6 +4,14 @@ import type { LiveAction } from "./framework/action.js";
 import account_credit_history from "../account/actions/credit_history.js";
 import account_credits from "../account/actions/credits.js";
 import account_limits from "../account/actions/limits.js";
+import app_screenshots_create from "../app_screenshots/actions/create.js";
+import app_screenshots_delete from "../app_screenshots/actions/delete.js";
+import app_screenshots_list from "../app_screenshots/actions/list.js";
+import app_screenshots_update from "../app_screenshots/actions/update.js";
+import image_agents_create from "../image_agents/actions/create.js";
+import image_agents_delete from "../image_agents/actions/delete.js";
+import image_agents_list from "../image_agents/actions/list.js";
+import image_agents_update from "../image_agents/actions/update.js";
 import images_generate from "../images/actions/generate.js";
 import instructions_generate from "../instructions/actions/generate.js";
 import instructions_generate_with_news from "../instructions/actions/generate_with_news.js";
@@ -95,11 +103,23 @@ import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
 import videos_create from "../videos/actions/create.js";
 import videos_update from "../videos/actions/update.js";
+import voice_projects_create from "../voice_projects/actions/create.js";
+import voice_projects_delete from "../voice_projects/actions/delete.js";
+import voice_projects_list from "../voice_projects/actions/list.js";
+import voice_projects_update from "../voice_projects/actions/update.js";
 
 export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   account_credit_history,
   account_credits,
   account_limits,
+  app_screenshots_create,
+  app_screenshots_delete,
+  app_screenshots_list,
+  app_screenshots_update,
+  image_agents_create,
+  image_agents_delete,
+  image_agents_list,
+  image_agents_update,
   images_generate,
   instructions_generate,
   instructions_generate_with_news,
@@ -191,4 +211,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   tools_image_to_prompt,
   videos_create,
   videos_update,
+  voice_projects_create,
+  voice_projects_delete,
+  voice_projects_list,
+  voice_projects_update,
 ];

@@ -11,7 +11,7 @@ export function typeNameOf(resource: ResourceDefinition): string {
 }
 
 /** The Prisma field holding the record's id. */
-export function idColumn(resource: ResourceDefinition): string {
+export function idColumn(resource: Pick<ResourceDefinition, "idColumn" | "idField">): string {
   return resource.idColumn ?? resource.idField;
 }
 

@@ -18,13 +18,19 @@ import { validationFailed, type ValidationIssue } from "../validation/issues.js"
 type Row = Record<string, unknown>;
 
 /**
+ * What loadOwned needs of a record's kind: a resource, or a workspace-owned table that only
+ * actions serve (app-screenshot and voice projects), named the same way.
+ */
+export type OwnedTarget = Pick<ResourceDefinition, "model" | "kind" | "idField" | "idColumn" | "visibility">;
+
+/**
  * Loads a record by id, enforcing that the caller's workspace may see it (reads) or owns it
  * (writes). A record of another workspace is 403 workspace_mismatch (contract 5.7).
  */
 export async function loadOwned(
   client: GraphQLContext["prisma"] | Tx,
   context: GraphQLContext,
-  resource: ResourceDefinition,
+  resource: OwnedTarget,
   id: string,
   query: PrismaQuery,
   purpose: "read" | "write" = "write",
@@ -168,11 +174,14 @@ export interface Deletion {
   deleted: true;
 }
 
+/** Deletes a record inside an open transaction (an action's, or deleteRecord's own). */
+export async function deleteRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
+  const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
+  await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
+  await emitRecordEvent(tx, context, resource, "deleted", before);
+  return { object: resource.kind, id, deleted: true as const };
+}
+
 export function deleteRecord(context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
-    const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
-    await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
-    await emitRecordEvent(tx, context, resource, "deleted", before);
-    return { object: resource.kind, id, deleted: true as const };
-  });
+  return inWriteTransaction(context.prisma, context.auth, (tx) => deleteRecordIn(tx, context, resource, id));
 }

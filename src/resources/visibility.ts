@@ -8,6 +8,6 @@ export function visibleWhere(resource: ResourceDefinition, workspaceId: string):
     : { workspace_id: workspaceId };
 }
 
-export function isVisible(resource: ResourceDefinition, rowWorkspaceId: unknown, workspaceId: string): boolean {
+export function isVisible(resource: Pick<ResourceDefinition, "visibility">, rowWorkspaceId: unknown, workspaceId: string): boolean {
   return rowWorkspaceId === workspaceId || (resource.visibility === "shared" && rowWorkspaceId === null);
 }

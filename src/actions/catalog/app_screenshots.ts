@@ -1,51 +1,9 @@
-// App screenshots (catalog 4.7).
+// App screenshots (catalog 4.7): generate, still pending (list / create / update / delete are live
+// in src/app_screenshots/).
 import { z } from "zod";
-import { defineFamily, id, json, label, name, prompt } from "./define.js";
+import { defineFamily, id, label } from "./define.js";
 
 export const APP_SCREENSHOTS_ACTIONS = defineFamily("app_screenshots", [
-  {
-    name: "app_screenshots.list",
-    method: "GET",
-    scopes: ["videos:read"],
-    credits: false,
-    input: z.strictObject({}),
-    weight: 1,
-    purpose: "app-screenshot projects",
-  },
-  {
-    name: "app_screenshots.create",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: z.strictObject({ project_name: name() }),
-    weight: 1,
-    purpose: "create an app-screenshot project",
-  },
-  {
-    name: "app_screenshots.update",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: z.strictObject({
-      project_id: id(),
-      project_name: name().optional(),
-      global_prompt: prompt().optional(),
-      global_references: json().optional(),
-      agent_id: id().optional(),
-      screens: json().optional(),
-    }),
-    weight: 1,
-    purpose: "update a project",
-  },
-  {
-    name: "app_screenshots.delete",
-    method: "POST",
-    scopes: ["videos:delete"],
-    credits: false,
-    input: z.strictObject({ project_id: id() }),
-    weight: 1,
-    purpose: "delete a project",
-  },
   {
     name: "app_screenshots.generate",
     method: "POST",

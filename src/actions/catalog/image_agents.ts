@@ -1,56 +1,9 @@
-// Image agents (catalog 4.7).
+// Image agents (catalog 4.7): generate and status, still pending (list / create / update / delete
+// are live in src/image_agents/).
 import { z } from "zod";
-import { count, defineFamily, id, ids, jsonObject, label, modelRef, name, prompt, text, url } from "./define.js";
-
-const agentFields = {
-  agent_name: name(),
-  agent_description: text(2000).optional(),
-  agent_model: modelRef().optional(),
-  agent_prompt_template: prompt().optional(),
-  agent_settings: jsonObject().optional(),
-};
+import { count, defineFamily, id, ids, jsonObject, label, prompt, url } from "./define.js";
 
 export const IMAGE_AGENTS_ACTIONS = defineFamily("image_agents", [
-  {
-    name: "image_agents.list",
-    method: "GET",
-    scopes: ["agents:read"],
-    credits: false,
-    input: z.strictObject({}),
-    weight: 1,
-    purpose: "image agents of the workspace",
-  },
-  {
-    name: "image_agents.create",
-    method: "POST",
-    scopes: ["agents:write"],
-    credits: false,
-    input: z.strictObject(agentFields),
-    weight: 1,
-    purpose: "create an image agent",
-  },
-  {
-    name: "image_agents.update",
-    method: "POST",
-    scopes: ["agents:write"],
-    credits: false,
-    input: z.strictObject({
-      agent_id: id(),
-      ...agentFields,
-      agent_name: name().optional(),
-    }),
-    weight: 1,
-    purpose: "update an image agent",
-  },
-  {
-    name: "image_agents.delete",
-    method: "POST",
-    scopes: ["agents:delete"],
-    credits: false,
-    input: z.strictObject({ agent_id: id() }),
-    weight: 1,
-    purpose: "delete an image agent",
-  },
   {
     name: "image_agents.generate",
     method: "POST",
