@@ -304,13 +304,29 @@ describe("composition and command", () => {
       media: new Map([["https://a/b.mp3", "/tmp/w/media-0"]]),
     });
     const graph = withAudio.args[withAudio.args.indexOf("-filter_complex") + 1]!;
-    expect(graph).toContain("amix=inputs=2:duration=longest:dropout_transition=0,volume=2[aout]");
+    expect(graph).toContain("amix=inputs=2:duration=longest:dropout_transition=0,volume=2,asetnsamples=n=1024:p=0[aout]");
     expect(graph).toContain("adelay=delays=1000|1000");
     expect(graph).toContain("adelay=delays=500|500");
     expect(withAudio.args).toEqual(expect.arrayContaining(["-progress", "pipe:1", "-movflags", "+faststart", "-t", "3", "-pix_fmt", "yuv420p", "-c:a", "aac"]));
 
     const silent = buildRenderCommand({ ...base, composition: parseComposition({ duration: 1 }), media: new Map() });
-    expect(silent.args[silent.args.indexOf("-filter_complex") + 1]).toContain("anullsrc=r=48000:cl=stereo,atrim=duration=1[aout]");
+    expect(silent.args[silent.args.indexOf("-filter_complex") + 1]).toContain("anullsrc=r=48000:cl=stereo,atrim=duration=1,asetnsamples=n=1024:p=0[aout]");
+  });
+
+  it("encodes a lone audio layer that starts late and is padded to the end (AAC frames of 1024 samples)", async () => {
+    const workDir = await mkdtemp(path.join(mediaDir, "late-tone-"));
+    const command = buildRenderCommand({
+      composition: parseComposition({ duration: 6, layers: [{ type: "tone", frequency: 440, volume: 0.3, start: 0.5, end: 5.5 }] }),
+      size: { width: 320, height: 180 },
+      media: new Map(),
+      workDir,
+      fontFile: FONT_PATH,
+      outputPath: path.join(workDir, "out.mp4"),
+    });
+    await run(FFMPEG_PATH, command.args, { cwd: workDir });
+    const probed = await probeMedia(path.join(workDir, "out.mp4"));
+    expect(probed.streams.map((stream) => stream.codec_type).sort()).toEqual(["audio", "video"]);
+    expect(probed.duration).toBeCloseTo(6, 1);
   });
 
   it("escapes file paths for the filtergraph: drawtext reads files in a directory named with : ' , [ ] ; \\", async () => {

@@ -9,7 +9,10 @@
 // length, delayed to its start and padded to the video's duration; the streams are mixed by amix
 // and multiplied back by their count. That is amix with normalisation off: amix divides each of n
 // equally long inputs by n, and this 2018 build predates amix's `normalize` option. Without any
-// audio layer the output still gets a silent track (anullsrc), so every render has audio.
+// audio layer the output still gets a silent track (anullsrc), so every render has audio. The
+// mixed track is cut into frames of AAC's 1024 samples before the encoder: this build does not
+// size a complex graph's audio frames for the encoder, and a delayed, padded stream (one tone
+// that starts late) otherwise arrives in larger frames the encoder refuses.
 import path from "node:path";
 import type { Composition, LayerOf } from "./composition.js";
 
@@ -33,6 +36,8 @@ interface RenderCommand {
 }
 
 const AUDIO_SAMPLE_RATE = 48_000;
+/** Frames of exactly AAC's frame size (the last one not padded). */
+const AAC_FRAMES = "asetnsamples=n=1024:p=0";
 
 /** Escapes a value for an option inside a filtergraph: once for the option parser, once for the graph parser. */
 export function escapeFilterValue(value: string): string {
@@ -126,11 +131,11 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
   graph.push(`[${video}]format=yuv420p[vout]`);
 
   if (audio.length === 0) {
-    graph.push(`anullsrc=r=${AUDIO_SAMPLE_RATE}:cl=stereo,atrim=duration=${duration}[aout]`);
+    graph.push(`anullsrc=r=${AUDIO_SAMPLE_RATE}:cl=stereo,atrim=duration=${duration},${AAC_FRAMES}[aout]`);
   } else if (audio.length === 1) {
-    graph.push(`[${audio[0]}]anull[aout]`);
+    graph.push(`[${audio[0]}]${AAC_FRAMES}[aout]`);
   } else {
-    graph.push(`${audio.map((label) => `[${label}]`).join("")}amix=inputs=${audio.length}:duration=longest:dropout_transition=0,volume=${audio.length}[aout]`);
+    graph.push(`${audio.map((label) => `[${label}]`).join("")}amix=inputs=${audio.length}:duration=longest:dropout_transition=0,volume=${audio.length},${AAC_FRAMES}[aout]`);
   }
 
   const args = [
