@@ -1,8 +1,12 @@
 // npm run bench -- --scale: the service as separate processes on one PostgreSQL and one Redis —
 // 1 API + 1 worker, then 2 API + 2 workers — and what must stay exact across processes: a key
-// limited to N requests a minute gets exactly N successes in all, and one Idempotency-Key sent to
-// both API processes at once creates one record. Writes the "Scale" section of bench/results.md.
+// limited to N requests a minute gets exactly N successes in all, one Idempotency-Key sent to
+// both API processes at once creates one record, credits spent at once on both never overdraw,
+// and the two workers deliver every webhook event once. Writes the "Scale" section of
+// bench/results.md.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
@@ -14,6 +18,7 @@ import { openDatabase } from "../src/db/database.js";
 import { migrate } from "../src/db/migrate.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
+import { addCredits } from "../src/credits/ledger.js";
 import { measure, type Measurement } from "./run.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -60,7 +65,18 @@ export async function runScale(seconds: number): Promise<void> {
   const dataDir = path.join(os.tmpdir(), `cutroom-bench-scale-${process.pid}`);
   const database = await createScratchDatabase("cutroom_bench_scale", process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL);
   const redis = await startPrivateRedis(dataDir);
-  const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CUTROOM_DATA_DIR: dataDir };
+  // The webhook receiver below listens on loopback, which the URL guard refuses unless allowed.
+  const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, CUTROOM_DATA_DIR: dataDir, CUTROOM_OUTBOUND_ALLOW: "127.0.0.1", CUTROOM_DISPATCH_INTERVAL_MS: "100" };
+  const hooks: string[] = [];
+  const receiver = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      if (body.includes("scale hook")) hooks.push((JSON.parse(body) as { id: string }).id);
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const children: Child[] = [];
   const db = await openDatabase({ databaseUrl: database.url, dataDir });
   const pool = new pg.Pool({ connectionString: database.url, max: 4 });
@@ -107,6 +123,33 @@ export async function runScale(seconds: number): Promise<void> {
     );
     const duplicated = rows.filter((row) => Number(row.count) !== 1).length;
 
+    // Exactness: credits. 60 credits, 20 renders of 10 credits asked for at once over both processes.
+    const json = { ...headers, "content-type": "application/json" };
+    await db.prisma.$transaction((tx) => addCredits(tx, { workspaceId, amount: 60, actionType: "grant" }));
+    const video = (await (await fetch(`${apis[0]}/api/v1/videos`, { method: "POST", headers: json, body: JSON.stringify({ video_name: "scale render", composition: { duration: 1 } }) })).json()) as { video_id: string };
+    const renderStatuses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        fetch(`${apis[index % 2]}/api/v1/actions/renders.create`, { method: "POST", headers: json, body: JSON.stringify({ video_id: video.video_id }) }).then((response) => response.status),
+      ),
+    );
+    const renders = renderStatuses.filter((status) => status < 300).length;
+    const balance = (await db.prisma.workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
+
+    // Exactness: webhooks. 30 videos made over both processes; the two workers deliver each event once.
+    const hookCount = 30;
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    await fetch(`${apis[0]}/api/v1/webhooks`, { method: "POST", headers: json, body: JSON.stringify({ url: receiverUrl, events: ["video.created"] }) });
+    await Promise.all(
+      Array.from({ length: hookCount }, (_, index) =>
+        fetch(`${apis[index % 2]}/api/v1/videos`, { method: "POST", headers: json, body: JSON.stringify({ video_name: `scale hook ${index}` }) }).then((response) => response.text()),
+      ),
+    );
+    const deadline = Date.now() + 30_000;
+    while (new Set(hooks).size < hookCount && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Room for a late second delivery to show up.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const delivered = new Set(hooks).size;
+
     const sum = (measurements: Measurement[]) => measurements.reduce((total, item) => total + item.requests, 0);
     const section = [
       "## Scale (npm run bench -- --scale)",
@@ -122,8 +165,8 @@ export async function runScale(seconds: number): Promise<void> {
       "|---|---|---|",
       `| key limited to ${limit}/minute, 100 calls over both | ${limit} admitted | ${admitted} admitted, ${statuses.filter((status) => status === 429).length} refused (429) |`,
       `| one Idempotency-Key sent to both at once (${rounds} keys) | 1 record per key | ${rows.length} keys with records, ${duplicated} with more than one |`,
-      "| credits never overdraw | balance ≥ 0 | not measured by this run yet (test/credits.test.ts covers one process) |",
-      "| every webhook event delivered once | 1 delivery each | not measured by this run yet (test/webhook-delivery.test.ts covers one process) |",
+      `| 60 credits, 20 renders of 10 asked for at once over both | 6 admitted, balance 0, never below | ${renders} admitted, ${renderStatuses.filter((status) => status === 402).length} refused (402), balance ${balance} |`,
+      `| ${hookCount} video.created events, two workers delivering | each delivered once | ${delivered} of ${hookCount} delivered, ${hooks.length - delivered} delivered more than once |`,
       "",
     ].join("\n");
     console.log(section);
@@ -137,6 +180,7 @@ export async function runScale(seconds: number): Promise<void> {
     await pool.end();
     await db.close();
     await redis.stop();
+    receiver.close();
     await database.drop();
   }
 }
