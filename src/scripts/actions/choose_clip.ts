@@ -6,9 +6,8 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, request } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
-import { lockScript } from "../document.js";
-import { clipShape, presentClip } from "../film/clips.js";
-import { echoedRequest, paragraphOf } from "../summary.js";
+import { clipShape, filmedClipExample, lockedClipOf, presentClip } from "../film/clips.js";
+import { echoedRequest } from "../summary.js";
 
 export default defineAction({
   name: "scripts.choose_clip",
@@ -33,20 +32,9 @@ export default defineAction({
     clip: clipShape,
     request: echoedRequest,
   }),
-  async example(setup) {
-    const script = await setup.action("scripts.create", { title: "Example" });
-    const paragraph = await setup.action("scripts.insert_paragraph", { script_id: script.script_id, text: "Hello there." });
-    await setup.action("scripts.set_speaker_face", { script_id: script.script_id, image_url: (await setup.image()).url });
-    await setup.action("scripts.voice", { script_id: script.script_id, voice_ref: "local/en-us" });
-    const filmed = await setup.action("scripts.film", { script_id: script.script_id, model_id: "local/still" });
-    const clipId = (filmed.clips as { clip_id: string }[])[0]?.clip_id ?? "clip_missing";
-    return { script_id: script.script_id, paragraph_id: (paragraph.paragraph as { paragraph_id: string }).paragraph_id, clip_id: clipId };
-  },
+  example: filmedClipExample,
   async run({ tx, graphql }, input) {
-    await lockScript(tx, graphql, input.script_id);
-    const paragraph = await paragraphOf(tx, input.script_id, input.paragraph_id);
-    const clip = await tx.scriptClip.findFirst({ where: { clip_id: input.clip_id, paragraph_id: paragraph.paragraph_id } });
-    if (!clip) throw new ApiError("not_found", `No clip '${input.clip_id}' of this paragraph.`, { param: "clip_id" });
+    const { paragraph, clip } = await lockedClipOf(tx, graphql, input);
     if (clip.status === "failed") throw new ApiError("invalid_request", "The clip failed: there is nothing to choose.", { param: "clip_id", details: { status: clip.status, error_message: clip.error_message } });
     const previous = paragraph.chosen_clip_id;
     if (previous !== clip.clip_id) await tx.scriptParagraph.update({ where: { paragraph_id: paragraph.paragraph_id }, data: { chosen_clip_id: clip.clip_id } });
