@@ -8,6 +8,9 @@ import app_screenshots_create from "../app_screenshots/actions/create.js";
 import app_screenshots_delete from "../app_screenshots/actions/delete.js";
 import app_screenshots_list from "../app_screenshots/actions/list.js";
 import app_screenshots_update from "../app_screenshots/actions/update.js";
+import characters_generate_image from "../characters/actions/generate_image.js";
+import characters_smart_variants from "../characters/actions/smart_variants.js";
+import generations_launch from "../generations/actions/launch.js";
 import image_agents_create from "../image_agents/actions/create.js";
 import image_agents_delete from "../image_agents/actions/delete.js";
 import image_agents_list from "../image_agents/actions/list.js";
@@ -101,6 +104,8 @@ import scripts_write_variants from "../scripts/actions/write_variants.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
+import videos_ai_extend from "../videos_ai/actions/extend.js";
+import videos_ai_generate from "../videos_ai/actions/generate.js";
 import videos_create from "../videos/actions/create.js";
 import videos_update from "../videos/actions/update.js";
 import voice_projects_create from "../voice_projects/actions/create.js";
@@ -116,6 +121,9 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   app_screenshots_delete,
   app_screenshots_list,
   app_screenshots_update,
+  characters_generate_image,
+  characters_smart_variants,
+  generations_launch,
   image_agents_create,
   image_agents_delete,
   image_agents_list,
@@ -209,6 +217,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,
+  videos_ai_extend,
+  videos_ai_generate,
   videos_create,
   videos_update,
   voice_projects_create,
