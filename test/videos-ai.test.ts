@@ -12,7 +12,9 @@ import type { Client } from "./support/service.js";
 const t = useGenerationService("videos-ai");
 
 async function videoAgent(client: Client): Promise<string> {
-  return ok(await client.post("/api/v1/agents", { agent_name: "Director", agent_type: "video", agent_prompt_template: "A slow drone shot over {{place}}" }).then((response) => ({ ...response, status: response.status === 201 ? 200 : response.status }))).agent_id as string;
+  const created = await client.post("/api/v1/agents", { agent_name: "Director", agent_type: "video", agent_prompt_template: "A slow drone shot over {{place}}" });
+  expect(created.status, created.text).toBe(201);
+  return created.body.agent_id as string;
 }
 
 async function probedClip(url: string) {
@@ -61,7 +63,10 @@ describe("videos_ai.generate", () => {
   it("is live on GraphQL with a typed result", async () => {
     const { client } = await t.funded(50);
     const agentId = await videoAgent(client);
-    const answer = await client.graphql(`mutation { videos_ai_generate(input: {agent_id: "${agentId}", variables: {place: "a dune"}, duration: 1}) { object generation_id status credits_consumed credits { cost charged held } } }`);
+    const answer = await client.graphql(
+      `mutation ($input: VideosAiGenerateInput) { videos_ai_generate(input: $input) { object generation_id status credits_consumed credits { cost charged held } } }`,
+      { input: { agent_id: agentId, variables: { place: "a dune" }, duration: 1 } },
+    );
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data.videos_ai_generate).toMatchObject({ object: "generation", status: "pending", credits_consumed: 5, credits: { cost: 5, charged: 5, held: true } });
     expect(await t.finished(answer.body.data.videos_ai_generate.generation_id)).toMatchObject({ status: "completed" });
@@ -169,7 +174,7 @@ describe("videos_ai.extend", () => {
     expect(await t.balanceOf(workspaceId)).toBe(25);
   });
 
-  it("refuses a generation that is no video or failed, and another workspace's; a source unfinished when it runs fails refunded", async () => {
+  it("refuses a generation that is no video or failed, and another workspace's; a source still running when it runs fails refunded", async () => {
     const { client, workspaceId } = await t.funded(60);
     const intruder = await t.funded(60);
     const agentId = await videoAgent(client);
@@ -177,13 +182,14 @@ describe("videos_ai.extend", () => {
     refused(await intruder.client.post("/api/v1/actions/videos_ai.extend", { task_id: first.generation_id }), 403, "workspace_mismatch");
     refused(await client.post("/api/v1/actions/videos_ai.extend", { task_id: first.generation_id, model: "fal/not-a-model" }), 422, "validation_failed");
 
-    // Asked before its source finished: whichever runs first, the extension either joins or fails refunded.
-    const early = ok(await client.post("/api/v1/actions/videos_ai.extend", { task_id: first.generation_id }));
+    // A source still running when the extension runs: nothing to join, so it fails refunded.
+    const running = await t.prisma().generation.create({ data: { generation_id: `gen_run_${Date.now()}`, workspace_id: workspaceId, agent_type: "video", status: "running", prompt: "A reef" } });
+    const early = ok(await client.post("/api/v1/actions/videos_ai.extend", { task_id: running.generation_id }));
     const outcome = await t.finished(early.generation_id);
-    if (outcome.status === "failed") {
-      expect(outcome.error_message).toMatch(/^source_unfinished: /);
-      expect(outcome.credits_consumed).toBe(0);
-    } else expect(outcome.credits_consumed).toBe(25);
+    expect(outcome).toMatchObject({ status: "failed", credits_consumed: 0, prompt: "A reef" });
+    expect(outcome.error_message).toMatch(/^source_unfinished: /);
+    const failed = (await t.eventsOf(workspaceId, "generation.failed")).map((event) => event.data as Row);
+    expect(failed).toContainEqual(expect.objectContaining({ credits_consumed: 0, credits_refunded: 25, error_code: "source_unfinished" }));
 
     await t.prisma().generation.update({ where: { generation_id: first.generation_id }, data: { status: "failed" } });
     expect(refused(await client.post("/api/v1/actions/videos_ai.extend", { task_id: first.generation_id }), 422, "validation_failed").param).toBe("task_id");

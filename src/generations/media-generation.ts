@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
-import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext, type Settlement } from "../operations/kind.js";
+import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext } from "../operations/kind.js";
 import { presentRecord } from "../resources/selection.js";
 import { ApiError } from "../errors/api-error.js";
 import { imageFromUrl } from "../media/user-image.js";

@@ -57,7 +57,7 @@ export async function queueGeneration(context: TransactionContext, queued: Queue
       prompt: queued.prompt,
       credits_consumed: cost,
       variables: (queued.variables as Prisma.InputJsonValue | undefined) ?? undefined,
-      generation_metadata: { action: queued.action, ...queued.metadata } as Prisma.InputJsonValue,
+      generation_metadata: { action: queued.action, ...queued.metadata },
     },
   });
   await queued.beforeQueue?.(generationId);

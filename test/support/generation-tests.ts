@@ -11,7 +11,7 @@ import { FFMPEG_PATH } from "../../src/media/binaries.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Fixture } from "./service.js";
 
 const run = promisify(execFile);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export type Row = Record<string, any>;
 
 /** A service with workers, the stand-in, and a loopback server of two PNGs (`/a.png` 96x64, `/b.png` 64x64). */

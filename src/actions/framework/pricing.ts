@@ -7,12 +7,16 @@ function countOf(value: unknown): number {
   return 1;
 }
 
-/** Price units of a call: 1 per call, or the unit field's count, or what the records counted. */
+/**
+ * Price units of a call: 1 per call, or what the action's units hook counted (it wins: an input
+ * may change what the unit field counts, as characters.smart_variants' analyze_only does), or the
+ * unit field's count.
+ */
 export function unitsOf(action: ActionDefinition, input: Record<string, unknown>, recordUnits?: number): number {
   if (!action.credits) return 1;
   const price = action.price;
   let units = 1;
-  if (price.per && price.per !== "call") units = price.unit_field ? countOf(input[price.unit_field]) : (recordUnits ?? 1);
+  if (price.per && price.per !== "call") units = recordUnits ?? (price.unit_field ? countOf(input[price.unit_field]) : 1);
   if (price.max_units !== undefined) units = Math.min(units, price.max_units);
   return units;
 }

@@ -97,7 +97,7 @@ export default defineAction({
             status: "pending",
             prompt,
             credits_consumed: PRICE_PER_OUTPUT,
-            input_params: input as Prisma.InputJsonValue,
+            input_params: input,
             result_data: { generation_id: generationId },
           })),
         });
