@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { count, flag, id, integer, json, label, language, modelRef, prompt, text } from "../../actions/catalog/define.js";
-import type { Prisma } from "../../generated/prisma/client.js";
 import { newId } from "../../ids.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
