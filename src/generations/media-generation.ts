@@ -11,15 +11,13 @@
 import sharp from "sharp";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
+import { emit, moveGeneration, storedFile as imageStoredFile } from "../images/image-generation.js";
 import type { Prisma } from "../generated/prisma/client.js";
-import { recordEvent } from "../outbox/record-event.js";
-import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext } from "../operations/kind.js";
-import { presentRecord } from "../resources/selection.js";
+import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
 import { ApiError } from "../errors/api-error.js";
 import { imageFromUrl } from "../media/user-image.js";
 import type { Media, MediaOutput } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";
-import { generations } from "./resource.js";
 import { storeMedia } from "./stored-media.js";
 import { joinClips, lastFrame, probeVideo } from "./video-files.js";
 
@@ -58,14 +56,7 @@ export const mediaGenerationInput = z.strictObject({
 export type MediaGenerationInput = z.input<typeof mediaGenerationInput>;
 type Input = z.output<typeof mediaGenerationInput>;
 
-const storedFile = z.object({
-  key: z.string(),
-  content_type: z.string(),
-  size_bytes: z.number(),
-  width: z.number().nullable(),
-  height: z.number().nullable(),
-  duration_seconds: z.number().nullable().default(null),
-});
+const storedFile = imageStoredFile.extend({ duration_seconds: z.number().nullable().default(null) });
 type StoredFileFacts = z.output<typeof storedFile>;
 const checkpointShape = z.object({
   prompts_used: z.array(z.string()).optional(),
@@ -75,15 +66,6 @@ const checkpointShape = z.object({
   request_index: z.number().int().optional(),
 });
 type Checkpoint = z.output<typeof checkpointShape>;
-
-async function emit(tx: Tx, type: string, row: Record<string, unknown> & { workspace_id: string }, extra: Record<string, unknown> = {}) {
-  await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(generations, row), ...extra } });
-}
-
-async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
-  const [row] = await tx.generation.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
 
 async function readStored(files: FileService, key: string): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
@@ -138,11 +120,16 @@ async function checkedVideo(output: MediaOutput, workDir: string): Promise<Media
 
 type Draw = (context: OperationRunContext, input: Input, prompt: string, index: number, state: { done: Checkpoint; save(extra: Partial<Checkpoint>): Promise<void> }) => Promise<MediaOutput>;
 
+const referencesRead = new WeakMap<OperationRunContext, Promise<Media[]>>();
+
 const drawImage: Draw = async (context, input, prompt) => {
   const image = input.model ? context.providers.getModel("image", input.model) : context.providers.get("image");
-  const references = await Promise.all(input.references.map((source) => loadImage(context, source)));
+  // Fetched once per attempt, sent with every prompt.
+  let references = referencesRead.get(context);
+  if (!references) referencesRead.set(context, (references = Promise.all(input.references.map((source) => loadImage(context, source)))));
+  const images = await references;
   const request = { prompt, size: input.image.size, quality: input.image.quality, n: 1 };
-  const drawn = references.length > 0 ? await image.edit({ ...request, images: references }, { signal: context.signal }) : await image.generate(request, { signal: context.signal });
+  const drawn = images.length > 0 ? await image.edit({ ...request, images }, { signal: context.signal }) : await image.generate(request, { signal: context.signal });
   const output = drawn.images[0];
   if (!output) throw new OperationFailure("upstream_error", "The image model answered no image.");
   return checkedImage(output);

@@ -31,7 +31,8 @@ export const imageGenerationInput = z.strictObject({
   reference_key: z.string().optional(),
 });
 
-const storedFile = z.object({
+/** A stored output as a generation's checkpoint and metadata keep it (shared with src/generations/media-generation.ts). */
+export const storedFile = z.object({
   key: z.string(),
   content_type: z.string(),
   size_bytes: z.number(),
@@ -40,11 +41,11 @@ const storedFile = z.object({
 });
 const checkpointShape = z.object({ prompt_used: z.string().optional(), files: z.array(storedFile).default([]) });
 
-async function emit(tx: Tx, type: string, row: Record<string, unknown> & { workspace_id: string }, extra: Record<string, unknown> = {}) {
+export async function emit(tx: Tx, type: string, row: Record<string, unknown> & { workspace_id: string }, extra: Record<string, unknown> = {}) {
   await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(generations, row), ...extra } });
 }
 
-async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
+export async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
   const [row] = await tx.generation.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
   return row;
 }
