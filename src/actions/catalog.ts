@@ -12,17 +12,13 @@ import { AGENTS_ACTIONS } from "./catalog/agents.js";
 import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
 import { ASSETS_ACTIONS } from "./catalog/assets.js";
 import { CHARACTERS_ACTIONS } from "./catalog/characters.js";
-import { FACELESS_ACTIONS } from "./catalog/faceless.js";
 import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
-import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
-import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
 import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { TOOLS_ACTIONS } from "./catalog/tools.js";
-import { VIDEOS_ACTIONS } from "./catalog/videos.js";
 import { VIDEOS_AI_ACTIONS } from "./catalog/videos_ai.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
@@ -42,7 +38,6 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
 
 /** Declarations of the actions not built yet, by family. */
 const PENDING: readonly ActionDefinition[] = [
-  ...VIDEOS_ACTIONS,
   ...TIMELINE_ACTIONS,
   ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
@@ -50,10 +45,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...AGENTS_ACTIONS,
   ...GENERATIONS_ACTIONS,
   ...CHARACTERS_ACTIONS,
-  // 4.4 faceless videos, smart groups, slideshows
-  ...FACELESS_ACTIONS,
-  ...SMART_GROUPS_ACTIONS,
-  ...SLIDESHOWS_ACTIONS,
   // 4.5 tools
   ...TOOLS_ACTIONS,
   // 4.6 flows, publishing, account
