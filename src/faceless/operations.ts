@@ -18,7 +18,24 @@ export const CREDITS_PER_SCENE_VOICED = 2;
 /** Operation kinds faceless.check_status reports. */
 export const FACELESS_KINDS = ["faceless_audio", "faceless_visual", "faceless_pipeline"] as const;
 
-const markFailed = (tx: Tx, operation: OperationRow) => setFacelessStatus(tx, operation.subject_id, "failed");
+/**
+ * The moves of a kind whose record shows one status: `running` when claimed, `failed` when it
+ * fails or is canceled; completion leaves the status the work itself wrote.
+ */
+export function statusMoves(set: (tx: Tx, subjectId: string, status: string) => Promise<unknown>, running: string) {
+  return {
+    async onStart(tx: Tx, operation: OperationRow) {
+      await set(tx, operation.subject_id, running);
+    },
+    async onComplete() {},
+    async onFail(tx: Tx, operation: OperationRow) {
+      await set(tx, operation.subject_id, "failed");
+    },
+    async onCancel(tx: Tx, operation: OperationRow) {
+      await set(tx, operation.subject_id, "failed");
+    },
+  };
+}
 
 const audioInput = z.strictObject({
   scene_ids: z.array(z.string()).min(1),
@@ -32,9 +49,7 @@ export const facelessAudioOperation = defineOperationKind({
   queue: "speech",
   input: audioInput,
   maxAttempts: 2,
-  async onStart(tx, operation) {
-    await setFacelessStatus(tx, operation.subject_id, "voicing");
-  },
+  ...statusMoves(setFacelessStatus, "voicing"),
   async run(context, input) {
     const { prisma, files, operation } = context;
     const videoId = operation.subject_id;
@@ -56,13 +71,6 @@ export const facelessAudioOperation = defineOperationKind({
     await changeScenes(prisma, videoId, files, (item) => item);
     return { result: { scene_ids: voiced }, creditsSpent: voiced.length * CREDITS_PER_SCENE_VOICED };
   },
-  async onComplete() {},
-  async onFail(tx, operation) {
-    await markFailed(tx, operation);
-  },
-  async onCancel(tx, operation) {
-    await markFailed(tx, operation);
-  },
 });
 
 const visualInput = z.strictObject({ scene_id: z.string(), prompt: z.string(), format: z.string() });
@@ -72,9 +80,7 @@ export const facelessVisualOperation = defineOperationKind({
   queue: "video",
   input: visualInput,
   maxAttempts: 2,
-  async onStart(tx, operation) {
-    await setFacelessStatus(tx, operation.subject_id, "drawing");
-  },
+  ...statusMoves(setFacelessStatus, "drawing"),
   async run(context, input) {
     const { prisma, files, operation } = context;
     const videoId = operation.subject_id;
@@ -87,12 +93,5 @@ export const facelessVisualOperation = defineOperationKind({
     });
     const scenes = await changeScenes(prisma, videoId, files, (item) => (item.scene_id === input.scene_id ? { ...item, visual, visual_prompt: input.prompt } : item));
     return { result: { scene_id: input.scene_id, kept: scenes.some((item) => item.scene_id === input.scene_id), url: visual.url } };
-  },
-  async onComplete() {},
-  async onFail(tx, operation) {
-    await markFailed(tx, operation);
-  },
-  async onCancel(tx, operation) {
-    await markFailed(tx, operation);
   },
 });

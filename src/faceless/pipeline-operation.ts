@@ -10,6 +10,7 @@
 // The price is flat (25 credits): kept when the pipeline completes, released when it fails.
 import { z } from "zod";
 import { defineOperationKind, OperationFailure } from "../operations/kind.js";
+import { statusMoves } from "./operations.js";
 import { drawStill, voiceSettingsOf, voiceText } from "./media.js";
 import { MAX_SCENES, splitScript } from "./split.js";
 import { DEFAULT_STORY_SECONDS, writeStory } from "./story.js";
@@ -27,9 +28,7 @@ export const facelessPipelineOperation = defineOperationKind({
   queue: "pipeline",
   input: pipelineInput,
   maxAttempts: 2,
-  async onStart(tx, operation) {
-    await setFacelessStatus(tx, operation.subject_id, "generating");
-  },
+  ...statusMoves(setFacelessStatus, "generating"),
   async run(context, input) {
     const { prisma, files, operation, signal } = context;
     const videoId = operation.subject_id;
@@ -77,12 +76,5 @@ export const facelessPipelineOperation = defineOperationKind({
     }
     const final = await changeScenes(prisma, videoId, files, (item) => item);
     return { result: { ...done, scene_count: final.length, video_flow_type: input.video_flow_type } };
-  },
-  async onComplete() {},
-  async onFail(tx, operation) {
-    await setFacelessStatus(tx, operation.subject_id, "failed");
-  },
-  async onCancel(tx, operation) {
-    await setFacelessStatus(tx, operation.subject_id, "failed");
   },
 });

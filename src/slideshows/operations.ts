@@ -14,6 +14,7 @@ import { defineOperationKind, type OperationRow } from "../operations/kind.js";
 import { renderOperation } from "../renders/render-operation.js";
 import type { FileService } from "../storage/from-config.js";
 import { drawStill } from "../faceless/media.js";
+import { statusMoves } from "../faceless/operations.js";
 import { LINK_SECONDS, jsonColumn } from "../faceless/video.js";
 import { isPending, readSlides, slidePrompt, type Slide } from "./slides.js";
 
@@ -50,9 +51,7 @@ export const slideshowVisualsOperation = defineOperationKind({
   queue: "image",
   input: visualsInput,
   maxAttempts: 2,
-  async onStart(tx, operation) {
-    await setStatus(tx, operation.subject_id, "generating");
-  },
+  ...statusMoves(setStatus, "generating"),
   async run(context, input) {
     const { prisma, files, operation } = context;
     const slideshowId = operation.subject_id;
@@ -73,13 +72,6 @@ export const slideshowVisualsOperation = defineOperationKind({
     }
     await settleStatus(prisma, slideshowId);
     return { result: { slides_drawn: drawn }, creditsSpent: drawn * CREDITS_PER_SLIDE };
-  },
-  async onComplete() {},
-  async onFail(tx, operation) {
-    await setStatus(tx, operation.subject_id, "failed");
-  },
-  async onCancel(tx, operation) {
-    await setStatus(tx, operation.subject_id, "failed");
   },
 });
 
