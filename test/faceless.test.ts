@@ -167,6 +167,20 @@ describe("faceless actions around the journey", () => {
     expect(await balanceOf(workspaceId)).toBe(balance);
   });
 
+  it("a clip the video model refuses fails the task and gives the credits back", async () => {
+    const { client, workspaceId } = await funded(50);
+    const parsed = ok(await call(client, "faceless.parse_script", { script: "A stormy sea." }));
+    const balance = await balanceOf(workspaceId);
+    providers.standIn.failNext("fal.submit", { status: 422 });
+    const task = ok(await call(client, "faceless.generate_video", { video_id: parsed.video_id, scene_id: parsed.scenes[0].scene_id }));
+    expect(await balanceOf(workspaceId)).toBe(balance - 20);
+    const failed = await finished(client, task.task_id);
+    expect(failed.task).toMatchObject({ status: "failed", error_code: "upstream_error", credits_spent: 0 });
+    expect(failed.faceless_status).toBe("failed");
+    expect(failed.scenes[0].status).toBe("pending");
+    expect(await balanceOf(workspaceId)).toBe(balance);
+  });
+
   it("with a test key quotes or simulates: no row, no credit, no provider call", async () => {
     const fixture = await funded(50);
     const parsed = ok(await call(fixture.client, "faceless.parse_script", { script: "A.\n\nB." }));

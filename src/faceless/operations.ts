@@ -60,6 +60,11 @@ export const facelessAudioOperation = defineOperationKind({
       const current = await prisma.video.findUnique({ where: { video_id: videoId }, select: { faceless_scenes: true } });
       const scene = parseScenes(current?.faceless_scenes).find((item) => item.scene_id === sceneId);
       if (!scene) continue; // removed since the call: not voiced, not charged
+      if (scene.audio?.key.includes(operation.operation_id)) {
+        // Voiced by an earlier attempt of this operation (a retake): kept, not voiced twice.
+        voiced.push(sceneId);
+        continue;
+      }
       const audio = await voiceText(context.providers, files, `faceless/${operation.workspace_id}/${videoId}/${sceneId}-voice-${operation.operation_id}`, scene.text, settings, context.signal);
       const last = index === input.scene_ids.length - 1;
       await changeScenes(prisma, videoId, files, (item) => (item.scene_id === sceneId ? { ...item, audio } : item), last ? undefined : () => "voicing");

@@ -60,7 +60,9 @@ export const slideshowVisualsOperation = defineOperationKind({
       const row = await prisma.slideshow.findUnique({ where: { slideshow_id: slideshowId }, select: { slides: true } });
       const slide = readSlides(row?.slides).find((item) => item.slide_id === slideId);
       const prompt = slide && isPending(slide) ? slidePrompt(slide) : undefined;
-      if (prompt) {
+      if (slide && typeof slide.image_key === "string" && slide.image_key.includes(operation.operation_id)) {
+        drawn += 1; // drawn by an earlier attempt of this operation (a retake): kept, not drawn twice
+      } else if (prompt) {
         const image = await drawStill(context.providers, files, `slideshows/${operation.workspace_id}/${slideshowId}/${slideId}-${operation.operation_id}`, prompt, input.format, context.signal);
         const kept = await changeSlide(prisma, slideshowId, slideId, (item) => ({ ...item, image_url: image.url, image_key: image.key, image_model: image.model, status: "ready" }), "generating");
         if (kept) {
