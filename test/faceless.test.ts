@@ -74,35 +74,36 @@ describe("a faceless video, story to MP4", () => {
     providers.standIn.answerNext("openai.chat", {
       title: "Tides",
       logline: "Why the sea breathes twice a day.",
-      paragraphs: ["The sea rises twice a day.", "The moon pulls the water toward it.", "That is why we have tides."],
+      paragraphs: ["The sea rises.", "The moon pulls it."],
     });
     const story = ok(await call(client, "faceless.generate_story", { prompt: "Why the sea has tides", target_duration: 15 }));
     expect(story).toMatchObject({ object: "faceless_story", title: "Tides", language: "en", target_duration: 15, credits: { charged: 2 } });
-    expect(story.script.split("\n\n")).toHaveLength(3);
+    expect(story.script.split("\n\n")).toHaveLength(2);
 
     const parsed = ok(await call(client, "faceless.parse_script", { script: story.script }));
-    expect(parsed).toMatchObject({ object: "faceless_scenes", created: true, faceless_status: "draft", runtime_ms: 9_000, credits: { charged: 1 } });
+    expect(parsed).toMatchObject({ object: "faceless_scenes", created: true, faceless_status: "draft", runtime_ms: 6_000, credits: { charged: 1 } });
     expect(parsed.scenes.map((scene: Row) => [scene.name, scene.text, scene.status])).toEqual([
-      ["Scene 1", "The sea rises twice a day.", "pending"],
-      ["Scene 2", "The moon pulls the water toward it.", "pending"],
-      ["Scene 3", "That is why we have tides.", "pending"],
+      ["Scene 1", "The sea rises.", "pending"],
+      ["Scene 2", "The moon pulls it.", "pending"],
     ]);
     const videoId = parsed.video_id as string;
 
     const before = await balanceOf(workspaceId);
     const audio = ok(await call(client, "faceless.generate_audio", { video_id: videoId }));
-    expect(audio).toMatchObject({ object: "faceless_task", kind: "faceless_audio", status: "queued", credits: { cost: 6, charged: 6, held: true } });
+    expect(audio).toMatchObject({ object: "faceless_task", kind: "faceless_audio", status: "queued", credits: { cost: 4, charged: 4, held: true } });
     const voiced = await finished(client, audio.task_id);
-    expect(voiced.task).toMatchObject({ status: "completed", credits_spent: 6 });
-    expect(await balanceOf(workspaceId)).toBe(before - 6);
+    expect(voiced.task).toMatchObject({ status: "completed", credits_spent: 4 });
+    expect(await balanceOf(workspaceId)).toBe(before - 4);
     expect(voiced.scenes.every((scene: Row) => scene.status === "voiced" && scene.audio_url)).toBe(true);
+    const stranger = await createFixture(service);
+    refused(await call(stranger.client, "faceless.check_status", { task_id: audio.task_id }), 403, "workspace_mismatch");
 
     const scene = parsed.scenes[1].scene_id as string;
     const visual = ok(await call(client, "faceless.generate_video", { video_id: videoId, scene_id: scene, prompt: "The moon over a dark sea" }));
     expect(visual).toMatchObject({ kind: "faceless_visual", scene_id: scene, prompt: "The moon over a dark sea", credits: { charged: 20, held: true } });
     const drawn = await finished(client, visual.task_id);
     expect(drawn.task.status, JSON.stringify(drawn.task)).toBe("completed");
-    expect(drawn.scenes.map((item: Row) => item.status)).toEqual(["voiced", "ready", "voiced"]);
+    expect(drawn.scenes.map((item: Row) => item.status)).toEqual(["voiced", "ready"]);
     expect(providers.standIn.calls("fal.submit")).toHaveLength(1);
 
     // Each scene lasts its voice-over, measured on the stored file.
@@ -112,7 +113,7 @@ describe("a faceless video, story to MP4", () => {
     expect(drawn.runtime_ms).toBe(total);
     expect(scenes[1]!.visual).toMatchObject({ kind: "video", content_type: "video/mp4", poster: { content_type: "image/png" } });
     const layers = (row.composition as Row).layers as Row[];
-    expect(layers.map((layer) => layer.type)).toEqual(["color", "text", "audio", "image", "text", "audio", "color", "text", "audio"]);
+    expect(layers.map((layer) => layer.type)).toEqual(["color", "text", "audio", "image", "text", "audio"]);
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
     const done = await rendered(client, videoId, render.render_id);
@@ -121,7 +122,7 @@ describe("a faceless video, story to MP4", () => {
     expect(probe.streams.some((stream) => stream.codec_type === "video")).toBe(true);
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - total / 1000)).toBeLessThanOrEqual(0.2);
-  });
+  }, 90_000);
 });
 
 describe("faceless actions around the journey", () => {

@@ -92,7 +92,7 @@ describe("a slideshow, slides to MP4", () => {
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - 7.5)).toBeLessThanOrEqual(0.2);
     expect(await balanceOf(workspaceId)).toBe(83);
-  });
+  }, 90_000);
 
   it("with a test key simulates: no operation, no credit, no provider call", async () => {
     const fixture = await createFixture(service);

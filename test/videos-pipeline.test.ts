@@ -82,7 +82,7 @@ describe("videos.launch_flow", () => {
     expect([picture.width, picture.height]).toEqual([1080, 1920]);
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - total / 1000)).toBeLessThanOrEqual(0.2);
-  });
+  }, 90_000);
 
   it("refuses an unknown flow type or section, and a test key queues nothing", async () => {
     const fixture = await funded(30);

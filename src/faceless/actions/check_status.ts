@@ -45,8 +45,9 @@ export default defineAction({
     let videoId = input.video_id;
     let task = null;
     if (input.task_id) {
-      task = await tx.operation.findFirst({ where: { operation_id: input.task_id, workspace_id: graphql.auth.workspaceId, kind: { in: kinds } } });
+      task = await tx.operation.findFirst({ where: { operation_id: input.task_id, kind: { in: kinds } } });
       if (!task) throw new ApiError("not_found", `No faceless task with id '${input.task_id}' in this workspace.`, { param: "task_id" });
+      if (task.workspace_id !== graphql.auth.workspaceId) throw new ApiError("workspace_mismatch", `The task '${input.task_id}' belongs to another workspace.`, { param: "task_id" });
       if (videoId && videoId !== task.subject_id) throw new ApiError("invalid_request", `The task '${task.operation_id}' belongs to the video '${task.subject_id}'.`, { param: "video_id" });
       videoId = task.subject_id;
     }
