@@ -51,6 +51,9 @@ export const ID_PREFIXES = {
   app_screenshot_project: "asp",
   app_screen: "scn",
   voice_project: "vpj",
+  faceless_scene: "fsc",
+  smart_group: "sgp",
+  slide: "sli",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

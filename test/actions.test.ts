@@ -21,6 +21,8 @@ type Row = Record<string, any>;
 
 /** The actions the framework shipped with; others may be added, these must stay live. */
 const liveActionNames = () => LIVE_ACTIONS.map((action) => action.name);
+/** A declared action no file handles yet (whichever the catalog still has). */
+const pendingAction = () => ACTIONS.find((action) => action.method === "POST" && !liveActionNames().includes(action.name))!;
 
 const SHIPPED_LIVE = [
   "renders.create", "renders.list", "renders.delete",
@@ -97,14 +99,14 @@ describe("live actions: routes, methods and GraphQL fields", () => {
 
   it("answers 404 for a declared action without a handler, naming it as not available", async () => {
     const { client } = await createFixture(service);
-    expect(liveActionNames()).not.toContain("faceless.generate_story");
-    const error = expectError(await callAction(client, "faceless.generate_story", { prompt: "a fox" }), 404, "not_found");
-    expect(error.message).toContain("faceless.generate_story");
+    const pending = pendingAction().name;
+    const error = expectError(await callAction(client, pending, {}), 404, "not_found");
+    expect(error.message).toContain(pending);
     expect(error.message).toMatch(/not available/);
-    expect(error.details).toMatchObject({ action: "faceless.generate_story", available: false });
+    expect(error.details).toMatchObject({ action: pending, available: false });
     expect(error.details).not.toHaveProperty("did_you_mean");
     // Through GraphQL it does not exist at all.
-    const graphql = await client.graphql(`mutation { faceless_generate_story(input: {prompt: "a fox"}) { object } }`);
+    const graphql = await client.graphql(`mutation { ${pending.replace(".", "_")}(input: {}) { object } }`);
     expect(graphql.body.errors?.length, graphql.text).toBeGreaterThan(0);
   });
 
@@ -401,7 +403,7 @@ describe("discovery", () => {
     });
     expect((all.actions as Row[]).find((action) => action.name === "account.credits")).toMatchObject({ method: "GET", credits: false });
     expect((all.actions as Row[]).find((action) => action.name === "account.credits")).not.toHaveProperty("price");
-    expect((all.actions as Row[]).some((action) => action.name === "faceless.generate_story")).toBe(false);
+    expect((all.actions as Row[]).some((action) => action.name === pendingAction().name)).toBe(false);
 
     const limited = await full.newKey({ scopes: ["usage:read", "renders:read", "renders:write"] });
     const names = (expectOk(await limited.client.get("/api/v1")).actions as Row[]).map((action) => action.name);

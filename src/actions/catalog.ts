@@ -11,16 +11,12 @@ import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
 import { AGENTS_ACTIONS } from "./catalog/agents.js";
 import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
 import { ASSETS_ACTIONS } from "./catalog/assets.js";
-import { FACELESS_ACTIONS } from "./catalog/faceless.js";
 import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
-import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
-import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
 import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { TOOLS_ACTIONS } from "./catalog/tools.js";
-import { VIDEOS_ACTIONS } from "./catalog/videos.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
 export { VIDEO_FIELDS } from "./catalog/define.js";
@@ -39,15 +35,10 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
 
 /** Declarations of the actions not built yet, by family. */
 const PENDING: readonly ActionDefinition[] = [
-  ...VIDEOS_ACTIONS,
   ...TIMELINE_ACTIONS,
   ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...AGENTS_ACTIONS,
-  // 4.4 faceless videos, smart groups, slideshows
-  ...FACELESS_ACTIONS,
-  ...SMART_GROUPS_ACTIONS,
-  ...SLIDESHOWS_ACTIONS,
   // 4.5 tools
   ...TOOLS_ACTIONS,
   // 4.6 flows, publishing, account

@@ -10,6 +10,14 @@ import app_screenshots_list from "../app_screenshots/actions/list.js";
 import app_screenshots_update from "../app_screenshots/actions/update.js";
 import characters_generate_image from "../characters/actions/generate_image.js";
 import characters_smart_variants from "../characters/actions/smart_variants.js";
+import faceless_analyze_url from "../faceless/actions/analyze_url.js";
+import faceless_check_status from "../faceless/actions/check_status.js";
+import faceless_detect_characters from "../faceless/actions/detect_characters.js";
+import faceless_generate_audio from "../faceless/actions/generate_audio.js";
+import faceless_generate_outline from "../faceless/actions/generate_outline.js";
+import faceless_generate_story from "../faceless/actions/generate_story.js";
+import faceless_generate_video from "../faceless/actions/generate_video.js";
+import faceless_parse_script from "../faceless/actions/parse_script.js";
 import generations_launch from "../generations/actions/launch.js";
 import image_agents_create from "../image_agents/actions/create.js";
 import image_agents_delete from "../image_agents/actions/delete.js";
@@ -101,12 +109,19 @@ import scripts_voices from "../scripts/actions/voices.js";
 import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
 import scripts_write_variants from "../scripts/actions/write_variants.js";
+import slideshows_export from "../slideshows/actions/export.js";
+import slideshows_generate from "../slideshows/actions/generate.js";
+import smart_groups_action from "../smart_groups/actions/action.js";
+import smart_groups_create_qcm from "../smart_groups/actions/create_qcm.js";
+import smart_groups_generate from "../smart_groups/actions/generate.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
 import videos_ai_extend from "../videos_ai/actions/extend.js";
 import videos_ai_generate from "../videos_ai/actions/generate.js";
 import videos_create from "../videos/actions/create.js";
+import videos_generate_layer_audio from "../videos/actions/generate_layer_audio.js";
+import videos_launch_flow from "../videos/actions/launch_flow.js";
 import videos_update from "../videos/actions/update.js";
 import voice_projects_create from "../voice_projects/actions/create.js";
 import voice_projects_delete from "../voice_projects/actions/delete.js";
@@ -123,6 +138,14 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   app_screenshots_update,
   characters_generate_image,
   characters_smart_variants,
+  faceless_analyze_url,
+  faceless_check_status,
+  faceless_detect_characters,
+  faceless_generate_audio,
+  faceless_generate_outline,
+  faceless_generate_story,
+  faceless_generate_video,
+  faceless_parse_script,
   generations_launch,
   image_agents_create,
   image_agents_delete,
@@ -214,12 +237,19 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_write_from_link,
   scripts_write_from_source,
   scripts_write_variants,
+  slideshows_export,
+  slideshows_generate,
+  smart_groups_action,
+  smart_groups_create_qcm,
+  smart_groups_generate,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,
   videos_ai_extend,
   videos_ai_generate,
   videos_create,
+  videos_generate_layer_audio,
+  videos_launch_flow,
   videos_update,
   voice_projects_create,
   voice_projects_delete,

@@ -11,11 +11,15 @@ import { imageGenerationOperation } from "../images/image-generation.js";
 import { musicOperation } from "../music/music-operation.js";
 import { filmOperation } from "../scripts/film/film-operation.js";
 import { imageMediaOperation, videoMediaOperation } from "../generations/media-generation.js";
+import { facelessAudioOperation, facelessVisualOperation } from "../faceless/operations.js";
+import { facelessPipelineOperation } from "../faceless/pipeline-operation.js";
+import { slideshowExportOperation, slideshowVisualsOperation } from "../slideshows/operations.js";
 
 /** A kind's input type matters only inside the kind; the workers handle them alike. */
 const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as OperationKind<unknown>;
 
-export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation), anyKind(imageMediaOperation), anyKind(videoMediaOperation)];
+export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation), anyKind(imageMediaOperation), anyKind(videoMediaOperation),
+  anyKind(facelessAudioOperation), anyKind(facelessVisualOperation), anyKind(facelessPipelineOperation), anyKind(slideshowVisualsOperation), anyKind(slideshowExportOperation)];
 
 export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>> = new Map(OPERATION_KINDS.map((kind) => [kind.kind, kind]));
 

@@ -1,0 +1,202 @@
+// Faceless videos (docs/faceless.md) against the provider stand-in, with real workers: the
+// done-when journey — generate_story → parse_script → generate_audio (espeak-ng, offline) →
+// generate_video (the video model's clip) → renders.create → an MP4 ffprobe accepts, as long as
+// the voice-overs together, with video and audio — and the smaller actions around it: outline,
+// analyze_url through the URL guard, detect_characters, check_status, credits settled to what ran,
+// and test keys (quotes or simulations: no row, no credit, no provider call).
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { addCredits } from "../src/credits/ledger.js";
+import { probeMedia } from "../src/media/probe.js";
+import type { Config } from "../src/config.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+
+const environment = isolatedEnvironment("faceless", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
+const overrides: Partial<Config> = environment.overrides;
+const providers = useStandIn(overrides, { CUTROOM_SPEECH_MODEL: "local/espeak-ng" });
+const service = useService(overrides);
+const prisma = () => service.service.database.prisma;
+
+type Row = Record<string, any>;
+
+function ok(response: ApiResponse): Row {
+  expect(response.status, response.text).toBe(200);
+  return response.body as Row;
+}
+
+function refused(response: ApiResponse, status: number, code: string): Row {
+  expect(response.status, response.text).toBe(status);
+  expect(response.body.error, response.text).toMatchObject({ code });
+  return response.body.error as Row;
+}
+
+const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
+const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
+
+async function funded(amount = 200) {
+  const fixture = await createFixture(service);
+  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
+  return fixture;
+}
+
+/** Polls faceless.check_status until the task ends. */
+async function finished(client: Client, taskId: string): Promise<Row> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = ok(await call(client, "faceless.check_status", { task_id: taskId }));
+    if (["completed", "failed", "canceled"].includes(status.task.status)) return status;
+    if (Date.now() > deadline) throw new Error(`task still ${status.task.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function rendered(client: Client, videoId: string, renderId: string): Promise<Row> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const render = (ok(await client.get(`/api/v1/actions/renders.list?video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId)!;
+    if (render.render_status === "completed" || render.render_status === "failed") return render;
+    if (Date.now() > deadline) throw new Error(`render still ${render.render_status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function probeUrl(url: string, name: string) {
+  const file = path.join(os.tmpdir(), `${name}-${Date.now()}.mp4`);
+  await writeFile(file, new Uint8Array(await (await fetch(url)).arrayBuffer()));
+  return probeMedia(file);
+}
+
+describe("a faceless video, story to MP4", () => {
+  it("writes the story, splits it, voices every scene, films one, and renders an MP4 as long as the voice-overs", async () => {
+    const { client, workspaceId } = await funded();
+    providers.standIn.answerNext("openai.chat", {
+      title: "Tides",
+      logline: "Why the sea breathes twice a day.",
+      paragraphs: ["The sea rises.", "The moon pulls it."],
+    });
+    const story = ok(await call(client, "faceless.generate_story", { prompt: "Why the sea has tides", target_duration: 15 }));
+    expect(story).toMatchObject({ object: "faceless_story", title: "Tides", language: "en", target_duration: 15, credits: { charged: 2 } });
+    expect(story.script.split("\n\n")).toHaveLength(2);
+
+    const parsed = ok(await call(client, "faceless.parse_script", { script: story.script }));
+    expect(parsed).toMatchObject({ object: "faceless_scenes", created: true, faceless_status: "draft", runtime_ms: 6_000, credits: { charged: 1 } });
+    expect(parsed.scenes.map((scene: Row) => [scene.name, scene.text, scene.status])).toEqual([
+      ["Scene 1", "The sea rises.", "pending"],
+      ["Scene 2", "The moon pulls it.", "pending"],
+    ]);
+    const videoId = parsed.video_id as string;
+
+    const before = await balanceOf(workspaceId);
+    const audio = ok(await call(client, "faceless.generate_audio", { video_id: videoId }));
+    expect(audio).toMatchObject({ object: "faceless_task", kind: "faceless_audio", status: "queued", credits: { cost: 4, charged: 4, held: true } });
+    const voiced = await finished(client, audio.task_id);
+    expect(voiced.task).toMatchObject({ status: "completed", credits_spent: 4 });
+    expect(await balanceOf(workspaceId)).toBe(before - 4);
+    expect(voiced.scenes.every((scene: Row) => scene.status === "voiced" && scene.audio_url)).toBe(true);
+    const stranger = await createFixture(service);
+    refused(await call(stranger.client, "faceless.check_status", { task_id: audio.task_id }), 403, "workspace_mismatch");
+
+    const scene = parsed.scenes[1].scene_id as string;
+    const visual = ok(await call(client, "faceless.generate_video", { video_id: videoId, scene_id: scene, prompt: "The moon over a dark sea" }));
+    expect(visual).toMatchObject({ kind: "faceless_visual", scene_id: scene, prompt: "The moon over a dark sea", credits: { charged: 20, held: true } });
+    const drawn = await finished(client, visual.task_id);
+    expect(drawn.task.status, JSON.stringify(drawn.task)).toBe("completed");
+    expect(drawn.scenes.map((item: Row) => item.status)).toEqual(["voiced", "ready"]);
+    expect(providers.standIn.calls("fal.submit")).toHaveLength(1);
+
+    // Each scene lasts its voice-over, measured on the stored file.
+    const row = await prisma().video.findUniqueOrThrow({ where: { video_id: videoId } });
+    const scenes = row.faceless_scenes as Row[];
+    const total = scenes.reduce((sum, item) => sum + item.audio.duration_ms, 0);
+    expect(drawn.runtime_ms).toBe(total);
+    expect(scenes[1]!.visual).toMatchObject({ kind: "video", content_type: "video/mp4", poster: { content_type: "image/png" } });
+    const layers = (row.composition as Row).layers as Row[];
+    expect(layers.map((layer) => layer.type)).toEqual(["color", "text", "audio", "image", "text", "audio"]);
+
+    const render = ok(await call(client, "renders.create", { video_id: videoId }));
+    const done = await rendered(client, videoId, render.render_id);
+    expect(done.render_status, JSON.stringify(done)).toBe("completed");
+    const probe = await probeUrl(done.output_url, "faceless");
+    expect(probe.streams.some((stream) => stream.codec_type === "video")).toBe(true);
+    expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
+    expect(Math.abs(probe.duration! - total / 1000)).toBeLessThanOrEqual(0.2);
+  }, 90_000);
+});
+
+describe("faceless actions around the journey", () => {
+  it("outlines acts and scenes, and reads a page into a brief through the URL guard", async () => {
+    const { client } = await funded();
+    providers.standIn.answerNext("openai.chat", { title: "Bees", acts: [{ title: "Scouts", scenes: [{ title: "Out", summary: "Scouts leave.", visual: "Bees in flight" }, { title: "Back", summary: "They dance.", visual: "A waggle dance" }] }] });
+    const outline = ok(await call(client, "faceless.generate_outline", { prompt: "How bees choose a home" }));
+    expect(outline).toMatchObject({ object: "faceless_outline", title: "Bees", scene_count: 2, credits: { charged: 1 } });
+    expect(outline.acts[0].scenes.map((item: Row) => item.index)).toEqual([0, 1]);
+
+    const reads = providers.standIn.calls("web").length;
+    const brief = ok(await call(client, "faceless.analyze_url", { url: `${providers.standIn.url}/web/article` }));
+    expect(brief).toMatchObject({ object: "faceless_brief", credits: { charged: 2 } });
+    expect(brief.characters_read).toBeGreaterThan(100);
+    expect(providers.standIn.calls("web").length).toBe(reads + 1);
+    // A page the guard refuses is the caller's error, not ours: 400 and nothing kept.
+    refused(await call(client, "faceless.analyze_url", { url: "http://10.0.0.1/private" }), 400, "invalid_request");
+  });
+
+  it("detects characters of a video's script and stores them on the video", async () => {
+    const { client } = await funded();
+    const parsed = ok(await call(client, "faceless.parse_script", { script: "Mara rows out at dawn.\n\n[a pier in fog]\nTomas waits on the pier." }));
+    expect(parsed.scenes[1].visual_prompt).toBe("a pier in fog");
+    providers.standIn.answerNext("openai.chat", { characters: [{ name: "Mara", description: "A fisher", appearance_prompt: "a woman in a yellow oilskin" }] });
+    const found = ok(await call(client, "faceless.detect_characters", { video_id: parsed.video_id }));
+    expect(found).toMatchObject({ object: "faceless_characters", video_id: parsed.video_id, characters: [{ name: "Mara" }] });
+    const video = ok(await client.get(`/api/v1/videos/${parsed.video_id}`));
+    expect(video.faceless_detected_characters).toEqual(found.characters);
+  });
+
+  it("refuses what cannot run before anything is spent", async () => {
+    const { client, workspaceId } = await funded(50);
+    const parsed = ok(await call(client, "faceless.parse_script", { script: "One scene." }));
+    const balance = await balanceOf(workspaceId);
+    refused(await call(client, "faceless.generate_video", { video_id: parsed.video_id, scene_id: "fsc_missing" }), 404, "not_found");
+    refused(await call(client, "faceless.generate_audio", { video_id: parsed.video_id, scene_id: "fsc_missing" }), 404, "not_found");
+    refused(await call(client, "faceless.check_status", { task_id: "op_missing" }), 404, "not_found");
+    const bare = (await client.post("/api/v1/videos", { video_name: "No scenes" })).body as Row;
+    refused(await call(client, "faceless.generate_audio", { video_id: bare.video_id }), 400, "invalid_request");
+    const empty = refused(await call(client, "faceless.parse_script", { script: "# Title only" }), 422, "validation_failed");
+    expect(empty.details.issues[0].path).toBe("script");
+    refused(await call(client, "faceless.check_status", {}), 422, "validation_failed");
+    expect(await balanceOf(workspaceId)).toBe(balance);
+  });
+
+  it("a clip the video model refuses fails the task and gives the credits back", async () => {
+    const { client, workspaceId } = await funded(50);
+    const parsed = ok(await call(client, "faceless.parse_script", { script: "A stormy sea." }));
+    const balance = await balanceOf(workspaceId);
+    providers.standIn.failNext("fal.submit", { status: 422 });
+    const task = ok(await call(client, "faceless.generate_video", { video_id: parsed.video_id, scene_id: parsed.scenes[0].scene_id }));
+    expect(await balanceOf(workspaceId)).toBe(balance - 20);
+    const failed = await finished(client, task.task_id);
+    expect(failed.task).toMatchObject({ status: "failed", error_code: "upstream_error", credits_spent: 0 });
+    expect(failed.faceless_status).toBe("failed");
+    expect(failed.scenes[0].status).toBe("pending");
+    expect(await balanceOf(workspaceId)).toBe(balance);
+  });
+
+  it("with a test key quotes or simulates: no row, no credit, no provider call", async () => {
+    const fixture = await funded(50);
+    const parsed = ok(await call(fixture.client, "faceless.parse_script", { script: "A.\n\nB." }));
+    const test = await fixture.newKey({ mode: "test" });
+    const balance = await balanceOf(fixture.workspaceId);
+    const calls = providers.standIn.calls().length;
+    const operations = await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } });
+    const quote = ok(await call(test.client, "faceless.generate_story", { prompt: "Tides" }));
+    expect(quote).toMatchObject({ object: "action_quote", action: "faceless.generate_story", credits: { cost: 2, charged: 0 } });
+    const simulated = ok(await call(test.client, "faceless.generate_audio", { video_id: parsed.video_id }));
+    expect(simulated).toMatchObject({ livemode: false, scene_ids: parsed.scenes.map((scene: Row) => scene.scene_id), credits: { cost: 4, charged: 0 } });
+    ok(await call(test.client, "faceless.parse_script", { script: "Not kept." }));
+    expect(await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(operations);
+    expect(await prisma().video.count({ where: { workspace_id: fixture.workspaceId } })).toBe(1);
+    expect(await balanceOf(fixture.workspaceId)).toBe(balance);
+    expect(providers.standIn.calls().length).toBe(calls);
+  });
+});
