@@ -23,18 +23,26 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Prisma's defaults (2 s to get a connection for a transaction, 5 s to finish it) turn a burst of
+ * writes on one row, or a starved CPU, into 500s: writes that wait on the same row lock queue for
+ * the pool's connections. A transaction may wait up to 10 s for a connection and run for 20 s,
+ * still inside the request's own time limit (docs/limits.md).
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
 /** Counting logs every statement through Prisma's event emitter, so only tests turn it on. */
 function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): { prisma: PrismaClient; queryCount(this: void): number } {
   if (!countQueries) {
     return {
-      prisma: new PrismaClient({ adapter }),
+      prisma: new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }),
       queryCount: () => {
         throw new Error("open the database with countQueries to count its queries");
       },
     };
   }
   let count = 0;
-  const client = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
+  const client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
     // The request log's own batched writes are bookkeeping, not work a request asked for.
     if (!event.query.includes('"request_logs"')) count += 1;
