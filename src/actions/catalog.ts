@@ -19,7 +19,6 @@ import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
-import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { TOOLS_ACTIONS } from "./catalog/tools.js";
 import { VIDEOS_ACTIONS } from "./catalog/videos.js";
@@ -44,7 +43,6 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
 const PENDING: readonly ActionDefinition[] = [
   ...VIDEOS_ACTIONS,
   ...TIMELINE_ACTIONS,
-  ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...VIDEOS_AI_ACTIONS,
   ...AGENTS_ACTIONS,

@@ -98,6 +98,7 @@ import scripts_voices from "../scripts/actions/voices.js";
 import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
 import scripts_write_variants from "../scripts/actions/write_variants.js";
+import subtitles_generate from "../subtitles/actions/generate.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -206,6 +207,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_write_from_link,
   scripts_write_from_source,
   scripts_write_variants,
+  subtitles_generate,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,
