@@ -99,6 +99,10 @@ import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
 import scripts_write_variants from "../scripts/actions/write_variants.js";
 import subtitles_generate from "../subtitles/actions/generate.js";
+import timeline_analyze_subtitles from "../timeline/actions/analyze_subtitles.js";
+import timeline_generate_questions from "../timeline/actions/generate_questions.js";
+import timeline_translate_subtitles from "../timeline/actions/translate_subtitles.js";
+import timeline_whisper_analyze from "../timeline/actions/whisper_analyze.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -208,6 +212,10 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_write_from_source,
   scripts_write_variants,
   subtitles_generate,
+  timeline_analyze_subtitles,
+  timeline_generate_questions,
+  timeline_translate_subtitles,
+  timeline_whisper_analyze,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

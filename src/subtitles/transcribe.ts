@@ -7,6 +7,8 @@ import { loadOwned } from "../resources/service.js";
 import type { Media, TranscriptionResult } from "../providers/types.js";
 import { videos } from "../videos/resource.js";
 import type { TimedWord } from "../videos/timeline/words.js";
+import type { StoredComposition } from "../videos/timeline/composition.js";
+import { videoCaptionsShape, type VideoCaptions } from "../videos/timeline/video-captions.js";
 
 export interface Transcript {
   text: string;
@@ -52,4 +54,17 @@ export async function readVideo(client: GraphQLContext["prisma"] | Tx, context: 
 export async function lockVideo(tx: Tx, context: GraphQLContext, videoId: string): Promise<VideoRow> {
   await tx.$queryRaw`SELECT video_id FROM videos WHERE video_id = ${videoId} FOR UPDATE`;
   return readVideo(tx, context, videoId);
+}
+
+/** The video's subtitle track when it is in the model's shape. */
+export function storedCaptions(value: unknown): VideoCaptions | undefined {
+  const parsed = videoCaptionsShape.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The media of a video when no URL is given: its track's source, or its first clip or audio layer. */
+export function videoMedia(captions: VideoCaptions | undefined, composition: StoredComposition | undefined): string | undefined {
+  if (captions?.source_url) return captions.source_url;
+  const layer = composition?.layers.find((item) => item.type === "video" || item.type === "audio");
+  return layer && "src" in layer ? layer.src : undefined;
 }

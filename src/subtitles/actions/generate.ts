@@ -16,27 +16,15 @@ import { updateRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { videos } from "../../videos/resource.js";
 import { subtitleGroup, subtitleStyle } from "../../videos/timeline/composition.js";
-import { videoCaptionsShape, type VideoCaptions } from "../../videos/timeline/video-captions.js";
+import type { VideoCaptions } from "../../videos/timeline/video-captions.js";
 import { storedComposition, withSubtitles, type SubtitleSource } from "../apply.js";
 import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../groups.js";
 import { fetchMedia } from "../media.js";
 import { DEFAULT_STYLE_PRESET, presetStyle } from "../styles.js";
-import { lockVideo, readVideo, transcribe, type Transcript } from "../transcribe.js";
+import { lockVideo, readVideo, storedCaptions, transcribe, videoMedia, type Transcript } from "../transcribe.js";
 
 type Format = "portrait" | "landscape" | "square";
 const formatOf = (value: string | null | undefined): Format => (value === "portrait" || value === "square" ? value : "landscape");
-
-/** The media of a video when no media_url is given: its track's source, or its first clip or audio layer. */
-function videoMedia(captions: VideoCaptions | undefined, composition: ReturnType<typeof storedComposition>): string | undefined {
-  if (captions?.source_url) return captions.source_url;
-  const layer = composition?.layers.find((item) => item.type === "video" || item.type === "audio");
-  return layer && "src" in layer ? layer.src : undefined;
-}
-
-function storedCaptions(value: unknown): VideoCaptions | undefined {
-  const parsed = videoCaptionsShape.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
-}
 
 export default defineAction({
   name: "subtitles.generate",
