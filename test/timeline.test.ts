@@ -21,12 +21,19 @@ type Row = Record<string, any>;
 
 let server: Server;
 let audioUrl = "";
+let shortUrl = "";
 beforeAll(async () => {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=200:duration=2", "-ac", "1", "-ar", "16000", "-f", "wav", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
   const wav = stdout as unknown as Buffer;
-  server = createServer((_request, response) => response.writeHead(200, { "content-type": "audio/wav", "content-length": String(wav.length) }).end(wav));
+  const { stdout: longer } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=1.5", "-ac", "1", "-ar", "16000", "-f", "wav", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
+  const short = longer as unknown as Buffer;
+  server = createServer((request, response) => {
+    const body = request.url === "/short.wav" ? short : wav;
+    response.writeHead(200, { "content-type": "audio/wav", "content-length": String(body.length) }).end(body);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   audioUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/voice.wav`;
+  shortUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/short.wav`;
 });
 afterAll(async () => {
   server?.closeAllConnections();
@@ -135,5 +142,31 @@ describe("timeline.generate_questions", () => {
     const quote = ok(await call(test.client, "timeline.generate_questions", { topic: "Volcanoes", count: 4 }));
     expect(quote).toMatchObject({ object: "action_quote", livemode: false, units: 4, credits: { cost: 4, charged: 0 } });
     expect(providers.standIn.calls().length).toBe(before);
+  });
+});
+
+describe("timeline.sync_voice", () => {
+  it("sets block durations from the real audio (ffprobe), lays the blocks out and times the groups; free", async () => {
+    const { client, workspaceId } = await funded(5);
+    const video = (await client.post("/api/v1/videos", {
+      video_name: "Sync",
+      blocks: [
+        { block_id: "q", group_id: "g1", text: "Question", audio_url: audioUrl, duration: 9, pause_after: 0.5 },
+        { block_id: "a", group_id: "g1", text: "Answer", audio_url: shortUrl },
+        { block_id: "outro", text: "Bye" , duration: 1 },
+      ],
+      groups: [{ group_id: "g1" }],
+    })).body as Row;
+    const answer = ok(await call(client, "timeline.sync_voice", { video_id: video.video_id }));
+    expect(answer).toMatchObject({ object: "timeline_sync", measured: [{ block_id: "q", index: 0, duration: 2 }, { block_id: "a", index: 1, duration: 1.5 }], without_audio: [2], total_duration: 5 });
+    const stored = (await client.get(`/api/v1/videos/${video.video_id}`)).body as Row;
+    expect(stored.blocks.map((block: Row) => [block.block_id, block.start, block.duration])).toEqual([["q", 0, 2], ["a", 2.5, 1.5], ["outro", 4, 1]]);
+    expect(stored.groups).toEqual([{ group_id: "g1", start: 0, duration: 4 }]);
+    expect(await balanceOf(workspaceId)).toBe(5);
+
+    // A scope that names what is not there is a 422; nothing is written.
+    const refused = await call(client, "timeline.sync_voice", { video_id: video.video_id, scope: "block", block_id: "nope" });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details.issues[0]).toMatchObject({ path: "block_id" });
   });
 });

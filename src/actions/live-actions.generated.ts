@@ -101,6 +101,7 @@ import scripts_write_variants from "../scripts/actions/write_variants.js";
 import subtitles_generate from "../subtitles/actions/generate.js";
 import timeline_analyze_subtitles from "../timeline/actions/analyze_subtitles.js";
 import timeline_generate_questions from "../timeline/actions/generate_questions.js";
+import timeline_sync_voice from "../timeline/actions/sync_voice.js";
 import timeline_translate_subtitles from "../timeline/actions/translate_subtitles.js";
 import timeline_whisper_analyze from "../timeline/actions/whisper_analyze.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
@@ -214,6 +215,7 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   subtitles_generate,
   timeline_analyze_subtitles,
   timeline_generate_questions,
+  timeline_sync_voice,
   timeline_translate_subtitles,
   timeline_whisper_analyze,
   tools_generate_from_prompt,

@@ -30,22 +30,6 @@ export const TIMELINE_ACTIONS = defineFamily("timeline", [
     purpose: "voice-over of a block or group plus speech-recognition alignment",
   },
   {
-    name: "timeline.sync_voice",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: z.strictObject({
-      video_id: id(),
-      scope: label().optional(),
-      group_id: id().optional(),
-      block_id: id().optional(),
-      blocks: json().optional(),
-      groups: json().optional(),
-    }),
-    weight: 1,
-    purpose: "recompute block durations from the audio sequence",
-  },
-  {
     name: "timeline.hydrate_tu_preferes",
     method: "POST",
     scopes: ["videos:execute"],
