@@ -1,7 +1,9 @@
 // The composition a render draws: a video's `composition` column, in the format of
-// src/videos/timeline/composition.ts (documented with a full example in docs/renders.md). Parsing is strict: unknown fields, unknown layer types,
+// src/videos/timeline/composition.ts (the timeline model, checked when a video is saved; documented
+// with a full example in docs/renders.md). Parsing is strict: unknown fields, unknown layer types,
 // out-of-range numbers and timings past the end are refused with 422 validation_failed, each issue
-// at its path under `composition` (e.g. `composition.layers.2.src`).
+// at its path under `composition` (e.g. `composition.layers.2.src`). The renderer's view fills in
+// each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../videos/resource.js";
 import { compositionShape, type Composition, type LayerOf } from "../videos/timeline/composition.js";
