@@ -441,12 +441,13 @@ describe("heavy fields and expand", () => {
     video_json: { timeline: [1, 2] },
     blocks: [{ type: "text" }],
     groups: [{ id: "g1" }],
-    composition: { width: 1080 },
+    // Values in the timeline model's shapes (src/videos/timeline/), already as it stores them.
+    composition: { duration: 1, fps: 30, background_color: "#000000FF", layers: [] },
     smart_groups: [{ id: "s1" }],
     faceless_scenes: [{ scene: 1 }],
     faceless_template: { name: "t" },
-    voice_settings_map: { narrator: "v1" },
-    video_captions: [{ text: "hi" }],
+    voice_settings_map: { narrator: { voice_ref: "v1" } },
+    video_captions: { text: "hi", words: [], groups: [] },
   };
 
   it("leaves heavy fields out of list items unless expanded; the single record has them", async () => {
@@ -525,7 +526,7 @@ describe("fields on create and update answers", () => {
       livemode: true, request_id: created.headers.get("x-request-id"),
     });
     // The write itself is whole: what was left out of the answer was still stored.
-    expect((await client.get(`/api/v1/videos/${created.body.video_id}?fields=composition`)).body.composition).toEqual({ duration: 1 });
+    expect((await client.get(`/api/v1/videos/${created.body.video_id}?fields=composition`)).body.composition).toMatchObject({ duration: 1 });
 
     const patched = await client.patch(`/api/v1/videos/${created.body.video_id}?fields=video_name`, { video_name: "Leaner", published: true });
     expect(patched.status).toBe(200);

@@ -322,8 +322,12 @@ describe("renders.create failures", () => {
     const videoId = await createVideo(client);
     const error = expectError(await callAction(client, "renders.create", { video_id: videoId }), 422, "validation_failed");
     expect(error.details.issues[0]).toMatchObject({ path: "composition", type: "any.required" });
-    // A composition that does not parse is a 422 too, before anything is queued.
-    const broken = await createVideo(client, { duration: 1, layers: [{ type: "sparkle" }] });
+    // A composition that does not parse is refused when the video is saved (the timeline model)...
+    const refused = expectError(await client.post("/api/v1/videos", { composition: { duration: 1, layers: [{ type: "sparkle" }] } }), 422, "validation_failed");
+    expect(refused.details.issues[0]).toMatchObject({ path: "composition.layers.0.type", type: "any.only" });
+    // ...and one stored before the model existed is a 422 at render, before anything is queued.
+    const broken = await createVideo(client);
+    await prisma().video.update({ where: { video_id: broken }, data: { composition: { duration: 1, layers: [{ type: "sparkle" }] } } });
     const invalid = expectError(await callAction(client, "renders.create", { video_id: broken }), 422, "validation_failed");
     expect(invalid.details.issues[0].path).toMatch(/^composition\.layers\.0/);
 

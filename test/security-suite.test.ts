@@ -33,17 +33,23 @@ let imageServer: Server;
 let imageUrl = "";
 let imageBase64 = "";
 let pageUrl = "";
+let audioUrl = "";
+const AUDIO_PATH = "/example-audio.wav";
 beforeAll(async () => {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
   const png = stdout as unknown as Buffer;
   imageBase64 = png.toString("base64");
+  const { stdout: wavOut } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=300:duration=2", "-ac", "1", "-ar", "16000", "-f", "wav", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
+  const wav = wavOut as unknown as Buffer;
   imageServer = createServer((request, response) => {
-    if (request.url === EXAMPLE_PAGE_PATH) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(EXAMPLE_PAGE_HTML);
+    if (request.url === AUDIO_PATH) response.writeHead(200, { "content-type": "audio/wav", "content-length": String(wav.length) }).end(wav);
+    else if (request.url === EXAMPLE_PAGE_PATH) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(EXAMPLE_PAGE_HTML);
     else response.writeHead(200, { "content-type": "image/png", "content-length": String(png.length) }).end(png);
   });
   await new Promise<void>((resolve) => imageServer.listen(0, "127.0.0.1", resolve));
   imageUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}/red.png`;
   pageUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}${EXAMPLE_PAGE_PATH}`;
+  audioUrl = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}${AUDIO_PATH}`;
 });
 afterAll(async () => {
   imageServer?.closeAllConnections();
@@ -174,6 +180,9 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
     },
     async page() {
       return { url: pageUrl, passage: EXAMPLE_PAGE_PASSAGE };
+    },
+    async audio() {
+      return { url: audioUrl };
     },
   };
   return setup;

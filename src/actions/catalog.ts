@@ -14,7 +14,6 @@ import { ASSETS_ACTIONS } from "./catalog/assets.js";
 import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
-import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { TOOLS_ACTIONS } from "./catalog/tools.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
@@ -36,7 +35,6 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
 /** Declarations of the actions not built yet, by family. */
 const PENDING: readonly ActionDefinition[] = [
   ...TIMELINE_ACTIONS,
-  ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...AGENTS_ACTIONS,
   // 4.5 tools

@@ -114,6 +114,12 @@ import slideshows_generate from "../slideshows/actions/generate.js";
 import smart_groups_action from "../smart_groups/actions/action.js";
 import smart_groups_create_qcm from "../smart_groups/actions/create_qcm.js";
 import smart_groups_generate from "../smart_groups/actions/generate.js";
+import subtitles_generate from "../subtitles/actions/generate.js";
+import timeline_analyze_subtitles from "../timeline/actions/analyze_subtitles.js";
+import timeline_generate_questions from "../timeline/actions/generate_questions.js";
+import timeline_sync_voice from "../timeline/actions/sync_voice.js";
+import timeline_translate_subtitles from "../timeline/actions/translate_subtitles.js";
+import timeline_whisper_analyze from "../timeline/actions/whisper_analyze.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
@@ -242,6 +248,12 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   smart_groups_action,
   smart_groups_create_qcm,
   smart_groups_generate,
+  subtitles_generate,
+  timeline_analyze_subtitles,
+  timeline_generate_questions,
+  timeline_sync_voice,
+  timeline_translate_subtitles,
+  timeline_whisper_analyze,
   tools_generate_from_prompt,
   tools_image_crop,
   tools_image_to_prompt,

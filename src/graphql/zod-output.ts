@@ -40,7 +40,8 @@ function unwrapNullable(schema: z.ZodType): { inner: z.ZodType; nullable: boolea
     } else if (inner instanceof z.ZodReadonly) {
       inner = inner.unwrap() as z.ZodType;
     } else if (inner instanceof z.ZodPipe) {
-      inner = inner.out as z.ZodType;
+      // A transform's output has no declared shape: its input stands for it (a normalised colour is a string).
+      inner = (inner.out instanceof z.ZodTransform ? inner.in : inner.out) as z.ZodType;
     } else {
       return { inner, nullable };
     }

@@ -3,8 +3,14 @@
 //
 // Video: a base colour source of the output size, then each layer over the result in order, shown
 // between its start and end (`enable=between(t,start,end)`). Images are scaled to their box and
-// held (overlay repeats an image's single frame); text is drawtext reading a file, with expansion
-// off, so no character of the text is ever interpreted.
+// held (overlay repeats an image's single frame); an image with Ken Burns `motion` becomes a clip
+// of the layer's frames through zoompan, and one with fades is looped so the fade has frames to
+// work on. Video clips are trimmed from `offset`, moved to their start (setpts) and scaled. Fades
+// are `fade` on the alpha channel, so an overlapping next clip that fades in cross-fades (this
+// ffmpeg has no xfade). Text is drawtext reading a file, with expansion off, so no character of
+// the text is ever interpreted; a question is drawtext lines, the right answer boxed from
+// `reveal_at`. Subtitles are an ASS file (src/renders/ass.ts) burned in by the `ass` filter
+// (libass) with the font's directory as its fonts directory.
 // Audio: every audio and tone layer becomes a 48 kHz stereo stream that is trimmed to its layer's
 // length, delayed to its start and padded to the video's duration; the streams are mixed by amix
 // and multiplied back by their count. That is amix with normalisation off: amix divides each of n
@@ -15,6 +21,7 @@
 // that starts late) otherwise arrives in larger frames the encoder refuses.
 import path from "node:path";
 import type { Composition, LayerOf } from "./composition.js";
+import { buildAss } from "./ass.js";
 
 interface RenderCommandInput {
   composition: Composition;
@@ -69,11 +76,17 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
   /** Labels of the placed audio streams, mixed at the end. */
   const audio: string[] = [];
 
-  const addInput = (src: string): number => {
+  let inputCount = 0;
+  const addInput = (src: string, before: string[] = []): number => {
     const file = input.media.get(src);
     if (!file) throw new Error(`No local file for ${src}`);
-    inputs.push("-i", file);
-    return inputs.length / 2 - 1;
+    inputs.push(...before, "-i", file);
+    return inputCount++;
+  };
+  const drawText = (name: string, text: string, options: string[]): string => {
+    const textFile = path.join(workDir, `${name}.txt`);
+    files.push({ path: textFile, content: text });
+    return `drawtext=${[`fontfile=${escapeFilterValue(input.fontFile)}`, `textfile=${escapeFilterValue(textFile)}`, "expansion=none", ...options].join(":")}`;
   };
 
   let video = "base";
@@ -88,19 +101,61 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
         break;
       }
       case "image": {
-        const stream = addInput(layer.src);
+        const width = layer.width ?? size.width;
+        const height = layer.height ?? size.height;
         const fade = layer.opacity < 1 ? `,colorchannelmixer=aa=${num(layer.opacity)}` : "";
-        graph.push(`[${stream}:v]scale=${layer.width}:${layer.height},format=rgba${fade}[i${index}]`);
+        if (layer.motion) {
+          const stream = addInput(layer.src);
+          const frames = Math.max(1, Math.round((layer.end - layer.start) * composition.fps));
+          graph.push(`[${stream}:v]scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},setsar=1,${kenBurns(layer.motion, frames, width, height, composition.fps)},setpts=PTS-STARTPTS+${num(layer.start)}/TB,format=rgba${fade}${fades(layer)}[i${index}]`);
+        } else if (layer.fade_in > 0 || layer.fade_out > 0) {
+          // Looped so the fades have frames; the loop ends with the layer.
+          const stream = addInput(layer.src, ["-loop", "1", "-framerate", String(composition.fps), "-t", num(layer.end)]);
+          graph.push(`[${stream}:v]scale=${width}:${height},format=rgba${fade}${fades(layer)}[i${index}]`);
+        } else {
+          const stream = addInput(layer.src);
+          graph.push(`[${stream}:v]scale=${width}:${height},format=rgba${fade}[i${index}]`);
+        }
         graph.push(`[${video}][i${index}]overlay=x=${layer.x}:y=${layer.y}:${enable(layer)}[${next}]`);
         break;
       }
+      case "video": {
+        const stream = addInput(layer.src);
+        const length = num(layer.end - layer.start);
+        graph.push(`[${stream}:v]trim=start=${num(layer.offset)}:duration=${length},setpts=PTS-STARTPTS+${num(layer.start)}/TB,fps=${composition.fps},scale=${layer.width ?? size.width}:${layer.height ?? size.height},setsar=1,format=rgba${fades(layer)}[i${index}]`);
+        graph.push(`[${video}][i${index}]overlay=x=${layer.x}:y=${layer.y}:${enable(layer)}[${next}]`);
+        if (layer.volume > 0) {
+          const source = `[${stream}:a]atrim=start=${num(layer.offset)}:duration=${length},asetpts=PTS-STARTPTS`;
+          graph.push(placeAudio(source, layer, composition.duration, layer.volume, `a${index}`));
+          audio.push(`a${index}`);
+        }
+        break;
+      }
+      case "subtitles": {
+        const assFile = path.join(workDir, `subtitles-${index}.ass`);
+        files.push({ path: assFile, content: buildAss(layer, size) });
+        graph.push(`[${video}]ass=filename=${escapeFilterValue(assFile)}:fontsdir=${escapeFilterValue(path.dirname(input.fontFile))}[${next}]`);
+        break;
+      }
+      case "question": {
+        const reveal = Math.min(Math.max(layer.reveal_at ?? layer.end - 1, layer.start), layer.end);
+        const gap = Math.round(layer.font_size * 1.8);
+        const top = Math.round(size.height * 0.2);
+        const common = (color: string, box: string) => [`fontsize=${layer.font_size}`, `fontcolor=${ffmpegColor(color)}`, "box=1", `boxcolor=${ffmpegColor(box)}`, `boxborderw=${Math.round(layer.font_size / 3)}`, "x=(w-text_w)/2"];
+        const steps = [drawText(`question-${index}`, layer.question, [...common(layer.color, layer.box_color), `y=${top}`, enable(layer)])];
+        layer.answers.forEach((answer, answerIndex) => {
+          const y = top + gap * (answerIndex + 2);
+          const text = `${String.fromCharCode(65 + answerIndex)}. ${answer}`;
+          steps.push(drawText(`question-${index}-answer-${answerIndex}`, text, [...common(layer.color, layer.box_color), `y=${y}`, enable(layer)]));
+          if (answerIndex === layer.correct && reveal < layer.end) {
+            steps.push(drawText(`question-${index}-correct`, text, [...common("#FFFFFFFF", layer.correct_color), `y=${y}`, enable({ start: reveal, end: layer.end })]));
+          }
+        });
+        graph.push(`[${video}]${steps.join(",")}[${next}]`);
+        break;
+      }
       case "text": {
-        const textFile = path.join(workDir, `text-${index}.txt`);
-        files.push({ path: textFile, content: layer.text });
         const options = [
-          `fontfile=${escapeFilterValue(input.fontFile)}`,
-          `textfile=${escapeFilterValue(textFile)}`,
-          "expansion=none",
           `fontsize=${layer.font_size}`,
           `fontcolor=${ffmpegColor(layer.color)}`,
           `x=${layer.x === "center" ? "(w-text_w)/2" : layer.x}`,
@@ -108,7 +163,7 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
           ...(layer.box_color ? ["box=1", `boxcolor=${ffmpegColor(layer.box_color)}`, `boxborderw=${layer.box_padding}`] : []),
           enable(layer),
         ];
-        graph.push(`[${video}]drawtext=${options.join(":")}[${next}]`);
+        graph.push(`[${video}]${drawText(`text-${index}`, layer.text, options)}[${next}]`);
         break;
       }
       case "audio": {
@@ -153,8 +208,36 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
   return { args, files };
 }
 
+/** Alpha fades of a visual layer, in the video's time (its frames carry their final timestamps). */
+function fades(layer: { start: number; end: number; fade_in: number; fade_out: number }): string {
+  return [
+    ...(layer.fade_in > 0 ? [`,fade=t=in:st=${num(layer.start)}:d=${num(layer.fade_in)}:alpha=1`] : []),
+    ...(layer.fade_out > 0 ? [`,fade=t=out:st=${num(layer.end - layer.fade_out)}:d=${num(layer.fade_out)}:alpha=1`] : []),
+  ].join("");
+}
+
+/**
+ * zoompan of a Ken Burns move over `frames` frames of one still: zoom in or out around the
+ * centre, or pan across at a fixed zoom. Expressions hold no comma (they sit in a filtergraph).
+ */
+function kenBurns(motion: NonNullable<LayerOf<"image">["motion"]>, frames: number, width: number, height: number, fps: number): string {
+  const zoom = num(motion.zoom);
+  const progress = `on/${frames}`;
+  const centreX = "(iw-iw/zoom)/2";
+  const centreY = "(ih-ih/zoom)/2";
+  const [z, x, y] = {
+    zoom_in: [`1+(${zoom}-1)*${progress}`, centreX, centreY],
+    zoom_out: [`${zoom}-(${zoom}-1)*${progress}`, centreX, centreY],
+    pan_left: [zoom, `(iw-iw/zoom)*(1-${progress})`, centreY],
+    pan_right: [zoom, `(iw-iw/zoom)*${progress}`, centreY],
+    pan_up: [zoom, centreX, `(ih-ih/zoom)*(1-${progress})`],
+    pan_down: [zoom, centreX, `(ih-ih/zoom)*${progress}`],
+  }[motion.type];
+  return `zoompan=z='${z}':x='${x}':y='${y}':d=${frames}:s=${width}x${height}:fps=${fps}`;
+}
+
 /** A source made 48 kHz stereo, set to its volume, delayed to its start and padded to the end. */
-function placeAudio(source: string, layer: LayerOf<"audio"> | LayerOf<"tone">, duration: number, volume: number, label: string): string {
+function placeAudio(source: string, layer: { start: number },  duration: number, volume: number, label: string): string {
   const delayMs = Math.round(layer.start * 1000);
   return [
     source,

@@ -42,10 +42,24 @@ export function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
+/** The member of a discriminated union that the input's discriminator value picks. */
+function unionMember(schema: z.ZodDiscriminatedUnion, value: unknown): z.ZodType | undefined {
+  const discriminator = (schema._zod.def as { discriminator: string }).discriminator;
+  const picked = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[discriminator] : undefined;
+  return (schema.options as z.ZodType[]).find((option) => option instanceof z.ZodObject && (option.shape as Record<string, z.ZodType>)[discriminator]?._zod.values?.has(picked as never));
+}
+
 /** The keys an object schema accepts at a path, for `allowed` on unknown-field issues. */
-function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[], input?: unknown): string[] {
   let current = unwrap(schema);
+  let value = input;
   for (const key of path) {
+    if (current instanceof z.ZodDiscriminatedUnion) {
+      const member = unionMember(current, value);
+      if (!member) return [];
+      current = unwrap(member);
+    }
+    value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
     if (current instanceof z.ZodObject) {
       const next = current.shape[String(key)] as z.ZodType | undefined;
       if (!next) return [];
@@ -56,6 +70,7 @@ function allowedKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
       return [];
     }
   }
+  if (current instanceof z.ZodDiscriminatedUnion) current = unwrap(unionMember(current, value) ?? current);
   return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
@@ -74,7 +89,7 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): 
     }
     switch (issue.code) {
       case "unrecognized_keys": {
-        const allowed = allowedKeysAt(schema, issue.path);
+        const allowed = allowedKeysAt(schema, issue.path, input);
         for (const key of issue.keys) {
           const suggestion = didYouMean(key, allowed);
           issues.push({
@@ -105,6 +120,25 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): 
           type: "any.only",
         });
         break;
+      case "invalid_union": {
+        // A discriminated union whose discriminator (a layer's `type`) names no member.
+        const options = (issue as { options?: unknown[] }).options;
+        if (!options) {
+          issues.push({ path: dotted(issue.path), message: issue.message, type: "any.invalid" });
+          break;
+        }
+        const allowed = options.map(String);
+        const given = valueAt(input, issue.path);
+        const suggestion = typeof given === "string" ? didYouMean(given, allowed) : undefined;
+        issues.push({
+          path: dotted(issue.path),
+          message: `Must be one of: ${allowed.join(", ")}.${suggestion ? ` Did you mean '${suggestion}'?` : ""}`,
+          type: "any.only",
+          allowed,
+          ...(suggestion && { did_you_mean: suggestion }),
+        });
+        break;
+      }
       case "too_big":
         issues.push({ path: dotted(issue.path), message: issue.message, type: `${issue.origin}.max` });
         break;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
 import { linkedIdsField } from "../resources/linked-ids.js";
+import { TIMELINE_FIELD_RULES } from "./timeline/index.js";
 
 export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
 
@@ -32,6 +33,8 @@ export const videos = defineResource({
     video_format: z.enum(VIDEO_FORMATS),
     video_name: z.string().max(500),
     faceless_target_duration: z.number().min(0).max(86_400),
+    // The timeline model (src/videos/timeline/, docs/timeline.md): checked on every write.
+    ...TIMELINE_FIELD_RULES,
   },
   virtualFields: {
     // Folders of the workspace that hold videos (folder_scope 'video').

@@ -1,6 +1,7 @@
-// Timeline (catalog 4.2): voice-over, alignment, quiz questions and subtitle tracks of a video.
+// Timeline (catalog 4.2), still pending: voice-over with alignment, voice sync and would-you-rather
+// hydration. The live timeline actions are in src/timeline/actions/.
 import { z } from "zod";
-import { count, defineFamily, flag, id, json, jsonObject, label, language, prompt, url } from "./define.js";
+import { count, defineFamily, flag, id, json, jsonObject, label, language } from "./define.js";
 
 export const TIMELINE_ACTIONS = defineFamily("timeline", [
   {
@@ -27,73 +28,6 @@ export const TIMELINE_ACTIONS = defineFamily("timeline", [
     },
     weight: 5,
     purpose: "voice-over of a block or group plus speech-recognition alignment",
-  },
-  {
-    name: "timeline.generate_questions",
-    method: "POST",
-    scopes: ["videos:execute"],
-    credits: true,
-    input: z.strictObject({
-      topic: prompt().min(1),
-      count: count().default(5),
-      lang: language().optional(),
-      preset: label().optional(),
-    }),
-    price: { credits: 1, per: "item", unit_field: "count" },
-    weight: 2,
-    purpose: "write quiz questions from a topic or keyword",
-  },
-  {
-    name: "timeline.sync_voice",
-    method: "POST",
-    scopes: ["videos:write"],
-    credits: false,
-    input: z.strictObject({
-      video_id: id(),
-      scope: label().optional(),
-      group_id: id().optional(),
-      block_id: id().optional(),
-      blocks: json().optional(),
-      groups: json().optional(),
-    }),
-    weight: 1,
-    purpose: "recompute block durations from the audio sequence",
-  },
-  {
-    name: "timeline.whisper_analyze",
-    method: "POST",
-    scopes: ["videos:execute"],
-    credits: true,
-    input: z.strictObject({ audio_url: url() }),
-    price: { credits: 3, per: "call" },
-    weight: 5,
-    purpose: "word-level transcription and timing of an audio file",
-  },
-  {
-    name: "timeline.analyze_subtitles",
-    method: "POST",
-    scopes: ["videos:execute"],
-    credits: true,
-    input: z.strictObject({
-      video_id: id(),
-      audio_url: url().optional(),
-    }),
-    price: { credits: 3, per: "call" },
-    weight: 5,
-    purpose: "build subtitle groups from a transcription",
-  },
-  {
-    name: "timeline.translate_subtitles",
-    method: "POST",
-    scopes: ["videos:execute"],
-    credits: true,
-    input: z.strictObject({
-      subtitles: z.array(json()).min(1).max(10_000),
-      target_lang: language(),
-    }),
-    price: { credits: 2, per: "call" },
-    weight: 2,
-    purpose: "translate a subtitle track",
   },
   {
     name: "timeline.hydrate_tu_preferes",

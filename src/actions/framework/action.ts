@@ -86,6 +86,8 @@ export interface ExampleSetup {
   image(): Promise<{ base64: string; url: string }>;
   /** A short article page and a URL serving it, for actions that read a page; `passage` is a sentence of it. */
   page(): Promise<{ url: string; passage: string }>;
+  /** A URL serving two seconds of audio (WAV), for actions that transcribe media (set up by the security suite). */
+  audio?(): Promise<{ url: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;
