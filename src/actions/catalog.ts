@@ -21,7 +21,6 @@ import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
 import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
-import { TOOLS_ACTIONS } from "./catalog/tools.js";
 import { VIDEOS_ACTIONS } from "./catalog/videos.js";
 import { VIDEOS_AI_ACTIONS } from "./catalog/videos_ai.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
@@ -54,8 +53,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...FACELESS_ACTIONS,
   ...SMART_GROUPS_ACTIONS,
   ...SLIDESHOWS_ACTIONS,
-  // 4.5 tools
-  ...TOOLS_ACTIONS,
   // 4.6 flows, publishing, account
   ...FLOWS_ACTIONS,
   ...PUBLISHING_ACTIONS,

@@ -98,9 +98,16 @@ import scripts_voices from "../scripts/actions/voices.js";
 import scripts_write_from_link from "../scripts/actions/write_from_link.js";
 import scripts_write_from_source from "../scripts/actions/write_from_source.js";
 import scripts_write_variants from "../scripts/actions/write_variants.js";
+import tools_forum_post_to_video from "../tools/actions/forum_post_to_video.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
+import tools_image_modification from "../tools/actions/image_modification.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
+import tools_read_comments from "../tools/actions/read_comments.js";
+import tools_remove_background from "../tools/actions/remove_background.js";
+import tools_variant_analyze from "../tools/actions/variant_analyze.js";
+import tools_video_site_to_karaoke from "../tools/actions/video_site_to_karaoke.js";
+import tools_write_lyrics from "../tools/actions/write_lyrics.js";
 import videos_create from "../videos/actions/create.js";
 import videos_update from "../videos/actions/update.js";
 import voice_projects_create from "../voice_projects/actions/create.js";
@@ -206,9 +213,16 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   scripts_write_from_link,
   scripts_write_from_source,
   scripts_write_variants,
+  tools_forum_post_to_video,
   tools_generate_from_prompt,
   tools_image_crop,
+  tools_image_modification,
   tools_image_to_prompt,
+  tools_read_comments,
+  tools_remove_background,
+  tools_variant_analyze,
+  tools_video_site_to_karaoke,
+  tools_write_lyrics,
   videos_create,
   videos_update,
   voice_projects_create,

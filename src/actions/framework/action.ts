@@ -86,6 +86,8 @@ export interface ExampleSetup {
   image(): Promise<{ base64: string; url: string }>;
   /** A short article page and a URL serving it, for actions that read a page; `passage` is a sentence of it. */
   page(): Promise<{ url: string; passage: string }>;
+  /** Public pages of the site formats the tools read (src/tools/sites/): a forum thread and a video page with captions. */
+  site(): Promise<{ forum_url: string; video_site_url: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { requireOneOf, url } from "../../actions/catalog/define.js";
-import { base64, mediaType } from "../../actions/catalog/tools.js";
+import { base64, mediaType } from "../inputs.js";
 import { imagePromptOutput, promptFromImage } from "../../generations/image-prompt.js";
 import { imageFromBase64, imageFromUrl } from "../../media/user-image.js";
 import { validationFailed } from "../../validation/issues.js";
