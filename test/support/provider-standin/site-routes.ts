@@ -12,6 +12,8 @@ import sharp from "sharp";
 import type { RouteDefinition, RouteReply } from "./protocol.js";
 
 export const FORUM_THREAD_ID = "1abc2de";
+/** A short thread (a title and two one-line comments): a video of it renders in seconds. */
+export const SHORT_THREAD_ID = "2sh0rt";
 export const DISCOURSE_TOPIC_ID = 4242;
 export const VIDEO_IDS = { timedText: "Kr4okE9xQ2w", webVtt: "VtTtrack002", uncaptioned: "NoCaption03" } as const;
 
@@ -19,6 +21,7 @@ export const VIDEO_IDS = { timedText: "Kr4okE9xQ2w", webVtt: "VtTtrack002", unca
 export function siteUrls(base: string) {
   return {
     forum_url: `${base}/r/cats/comments/${FORUM_THREAD_ID}/why_does_my_cat_sprint_at_3_am/`,
+    short_forum_url: `${base}/r/cats/comments/${SHORT_THREAD_ID}/cats_or_dogs/`,
     discourse_url: `${base}/t/favourite-purring-sounds/${DISCOURSE_TOPIC_ID}`,
     video_site_url: `${base}/watch?v=${VIDEO_IDS.timedText}`,
     vtt_video_url: `${base}/watch?v=${VIDEO_IDS.webVtt}`,
@@ -28,12 +31,12 @@ export function siteUrls(base: string) {
 
 const CREATED = 1_764_000_000;
 
-const comment = (id: string, author: string, body: string, score: number, parent: string, depth: number, replies: unknown[] = []) => ({
+const comment = (id: string, author: string, body: string, score: number, parent: string, depth: number, replies: unknown[] = [], thread = FORUM_THREAD_ID) => ({
   kind: "t1",
   data: {
     subreddit_id: "t5_2qhta", subreddit: "cats", id, name: `t1_${id}`, author, author_fullname: `t2_${author.length}x${id}`,
     body, body_html: `&lt;div class="md"&gt;&lt;p&gt;${body}&lt;/p&gt;&lt;/div&gt;`, score, ups: score, downs: 0,
-    created_utc: CREATED + score, parent_id: parent, link_id: `t3_${FORUM_THREAD_ID}`, depth, permalink: `/r/cats/comments/${FORUM_THREAD_ID}/_/${id}/`,
+    created_utc: CREATED + score, parent_id: parent, link_id: `t3_${thread}`, depth, permalink: `/r/cats/comments/${thread}/_/${id}/`,
     stickied: false, collapsed: false, distinguished: null, controversiality: 0,
     replies: replies.length ? { kind: "Listing", data: { after: null, dist: null, modhash: "", geo_filter: "", children: replies, before: null } } : "",
   },
@@ -74,6 +77,22 @@ export const FORUM_LISTING = [
       ],
     },
   },
+];
+
+const listing = (children: unknown[]) => ({ kind: "Listing", data: { after: null, dist: null, modhash: "", geo_filter: "", children, before: null } });
+
+export const SHORT_LISTING = [
+  listing([{
+    kind: "t3",
+    data: {
+      subreddit: "cats", id: SHORT_THREAD_ID, name: `t3_${SHORT_THREAD_ID}`, title: "Cats or dogs?", author: "pollster", selftext: "", score: 12,
+      num_comments: 2, is_self: true, created_utc: CREATED, permalink: `/r/cats/comments/${SHORT_THREAD_ID}/cats_or_dogs/`,
+    },
+  }]),
+  listing([
+    comment("sh1", "whiskers", "Cats.", 9, `t3_${SHORT_THREAD_ID}`, 0, [], SHORT_THREAD_ID),
+    comment("sh2", "rex", "Dogs!", 3, `t3_${SHORT_THREAD_ID}`, 0, [], SHORT_THREAD_ID),
+  ]),
 ];
 
 const DISCOURSE_REPLIES = 23;
@@ -145,7 +164,7 @@ export const siteRoutes: RouteDefinition[] = [
     pattern: /^\/comments\/([a-z0-9]+)\.json$/,
     async handler(_request, context, match) {
       context.call.summary = { site: "listing_json", thread: match[1] };
-      return match[1] === FORUM_THREAD_ID ? json(FORUM_LISTING) : notFound;
+      return match[1] === FORUM_THREAD_ID ? json(FORUM_LISTING) : match[1] === SHORT_THREAD_ID ? json(SHORT_LISTING) : notFound;
     },
   },
   {
