@@ -3,7 +3,10 @@
 import sharp from "sharp";
 import { ApiError } from "../errors/api-error.js";
 import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
-import type { MediaOutput } from "../providers/types.js";
+import { imageFromBase64, imageFromUrl } from "../media/user-image.js";
+import type { OutboundGuard } from "../outbound/url-guard.js";
+import type { Media, MediaOutput } from "../providers/types.js";
+import { validationFailed } from "../validation/issues.js";
 import type { FileService } from "../storage/from-config.js";
 
 export interface StoredImage extends StoredMedia {
@@ -43,4 +46,16 @@ export function imageFields(image: StoredImage) {
 /** How a stored file is remembered in a generation's metadata (`files`). */
 export function fileEntry(image: StoredMedia) {
   return { key: image.key, content_type: image.content_type, size_bytes: image.size_bytes, width: image.width, height: image.height };
+}
+
+/** The image of a call that takes `image_base64` or `image_url` (exactly one), checked against its `media_type`. */
+export async function sentImage(outbound: OutboundGuard, input: { image_base64?: string; image_url?: string; media_type?: string }): Promise<Media> {
+  if (input.image_base64 !== undefined && input.image_url !== undefined) {
+    throw validationFailed([{ path: "image_url", message: "Send image_base64 or image_url, not both.", type: "object.xor" }]);
+  }
+  const image = input.image_base64 !== undefined ? imageFromBase64(input.image_base64) : await imageFromUrl(outbound, input.image_url!);
+  if (input.media_type && input.media_type.toLowerCase() !== image.mediaType) {
+    throw validationFailed([{ path: "media_type", message: `The image is ${image.mediaType}, not ${input.media_type}.`, type: "any.only" }]);
+  }
+  return image;
 }

@@ -10,11 +10,10 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, prompt, requireOneOf, url } from "../../actions/catalog/define.js";
 import { agents } from "../../agents/resource.js";
 import { ApiError } from "../../errors/api-error.js";
-import { imageFromBase64, imageFromUrl } from "../../media/user-image.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { billedGeneration } from "../generation.js";
-import { fileEntry, imageFields, storeImage } from "../images.js";
+import { fileEntry, imageFields, sentImage, storeImage } from "../images.js";
 import { IMAGE_QUALITIES, IMAGE_SIZES, base64, mediaType } from "../inputs.js";
 
 const PRICE = 4;
@@ -68,9 +67,6 @@ export default defineAction({
     return { image_base64: (await setup.image()).base64, media_type: "image/png", prompt: "Make the background a starry night sky" };
   },
   async check({ graphql }, input) {
-    if (input.image_base64 !== undefined && input.image_url !== undefined) {
-      throw validationFailed([{ path: "image_url", message: "Send image_base64 or image_url, not both.", type: "object.xor" }]);
-    }
     if (input.agent_id) {
       const agent = await loadOwned(graphql.prisma, graphql, agents, input.agent_id, { select: { agent_type: true } }, "read");
       if (agent.agent_type !== "image") throw validationFailed([{ path: "agent_id", message: `This is a ${String(agent.agent_type)} agent; an image edit runs with an image agent.`, type: "any.invalid" }]);
@@ -78,10 +74,7 @@ export default defineAction({
   },
   async run(context, input) {
     const { providers, graphql, files, db } = context;
-    const image = input.image_base64 !== undefined ? imageFromBase64(input.image_base64) : await imageFromUrl(graphql.services.outbound, input.image_url!);
-    if (input.media_type && input.media_type.toLowerCase() !== image.mediaType) {
-      throw validationFailed([{ path: "media_type", message: `The image is ${image.mediaType}, not ${input.media_type}.`, type: "any.only" }]);
-    }
+    const image = await sentImage(graphql.services.outbound, input);
     const agent = input.agent_id ? await db.agent.findUnique({ where: { agent_id: input.agent_id }, select: { agent_settings: true } }) : null;
     const size = input.size ?? setting(agent?.agent_settings, "size", IMAGE_SIZES) ?? null;
     const quality = input.quality ?? setting(agent?.agent_settings, "quality", IMAGE_QUALITIES) ?? null;
