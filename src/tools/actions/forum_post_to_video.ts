@@ -114,10 +114,12 @@ export default defineAction({
         const layers: Record<string, unknown>[] = [];
         const keys: string[] = [];
         let clock = 0;
+        // A voice that fails midway leaves nothing behind: the recordings made so far are deleted.
+        const forget = (error: unknown) => Promise.all(keys.map((key) => files.storage.delete(key).catch(() => undefined))).then(() => Promise.reject(error as Error));
         for (const [index, scene] of planned.entries()) {
-          const spoken = await speech.synthesize({ text: scene.spoken, format: "wav" });
+          const spoken = await speech.synthesize({ text: scene.spoken, format: "wav" }).catch(forget);
           const seconds = spoken.audio.durationSeconds ?? (await mediaFacts(spoken.audio.data, spoken.audio.mediaType, path.join(os.tmpdir(), "cutroom-tools"))).durationSeconds;
-          if (!seconds) throw new ApiError("upstream_error", "The speech provider answered audio of unknown length.", { details: { provider: spoken.meta.provider, reason: "invalid_answer" } });
+          if (!seconds) return forget(new ApiError("upstream_error", "The speech provider answered audio of unknown length.", { details: { provider: spoken.meta.provider, reason: "invalid_answer" } }));
           const length = ms(seconds + PAUSE_SECONDS);
           if (clock + length > MAX_SECONDS) break;
           const stored = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index }, spoken.audio);
