@@ -9,11 +9,12 @@ import { LIVE_ACTIONS } from "../src/actions/live.js";
 import type { ExampleSetup, LiveAction } from "../src/actions/framework/action.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
+import { siteUrls } from "./support/provider-standin/site-routes.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("action-emits", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides = environment.overrides;
-useStandIn(overrides);
+const providers = useStandIn(overrides);
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
@@ -59,6 +60,7 @@ describe("declared events", () => {
         action: async (name, input) => (await call(fixture.client, LIVE_ACTIONS.find((candidate) => candidate.name === name)!, input)).body,
         image: async () => ({ base64: PNG.toString("base64"), url: imageUrl }),
         page: async () => ({ url: new URL(EXAMPLE_PAGE_PATH, imageUrl).toString(), passage: EXAMPLE_PAGE_PASSAGE }),
+        site: async () => siteUrls(providers.standIn.url),
       };
       const answer = await call(fixture.client, action, (await action.example?.(setup)) ?? {});
       expect(answer.status, answer.text).toBe(200);

@@ -37,7 +37,7 @@ describe("new:action", () => {
   });
 
   it("imports every field helper the declaration uses, and exports the family's own helpers it needs", () => {
-    const source = readFileSync(new URL("../src/actions/catalog/tools.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("./fixtures/catalog-tools.ts.txt", import.meta.url), "utf8");
     const { actionSource, remaining } = scaffoldAction(source, "tools.image_modification")!;
     expect(actionSource).toMatch(/import \{ [^}]*\bbase64\b[^}]*\} from "\.\.\/\.\.\/actions\/catalog\/tools\.js";/);
     expect(actionSource).toMatch(/import \{ [^}]*\bprompt\b[^}]*\} from "\.\.\/\.\.\/actions\/catalog\/define\.js";/);
@@ -45,7 +45,7 @@ describe("new:action", () => {
   });
 
   it("refuses an action that is not pending in that file", () => {
-    const source = readFileSync(new URL("../src/actions/catalog/tools.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("./fixtures/catalog-tools.ts.txt", import.meta.url), "utf8");
     expect(scaffoldAction(source, "renders.create")).toBeUndefined();
   });
 });

@@ -25,6 +25,7 @@ import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 import { ROUND_TRIPS, platformSeeds, seeds } from "./support/records.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
+import { siteUrls } from "./support/provider-standin/site-routes.js";
 
 const run = promisify(execFile);
 
@@ -183,6 +184,9 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
     },
     async audio() {
       return { url: audioUrl };
+    },
+    async site() {
+      return siteUrls(providers.standIn.url);
     },
   };
   return setup;

@@ -15,7 +15,6 @@ import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
-import { TOOLS_ACTIONS } from "./catalog/tools.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
 export { VIDEO_FIELDS } from "./catalog/define.js";
@@ -37,8 +36,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...TIMELINE_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...AGENTS_ACTIONS,
-  // 4.5 tools
-  ...TOOLS_ACTIONS,
   // 4.6 flows, publishing, account
   ...FLOWS_ACTIONS,
   ...PUBLISHING_ACTIONS,

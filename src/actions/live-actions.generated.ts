@@ -120,9 +120,16 @@ import timeline_generate_questions from "../timeline/actions/generate_questions.
 import timeline_sync_voice from "../timeline/actions/sync_voice.js";
 import timeline_translate_subtitles from "../timeline/actions/translate_subtitles.js";
 import timeline_whisper_analyze from "../timeline/actions/whisper_analyze.js";
+import tools_forum_post_to_video from "../tools/actions/forum_post_to_video.js";
 import tools_generate_from_prompt from "../tools/actions/generate_from_prompt.js";
 import tools_image_crop from "../tools/actions/image_crop.js";
+import tools_image_modification from "../tools/actions/image_modification.js";
 import tools_image_to_prompt from "../tools/actions/image_to_prompt.js";
+import tools_read_comments from "../tools/actions/read_comments.js";
+import tools_remove_background from "../tools/actions/remove_background.js";
+import tools_variant_analyze from "../tools/actions/variant_analyze.js";
+import tools_video_site_to_karaoke from "../tools/actions/video_site_to_karaoke.js";
+import tools_write_lyrics from "../tools/actions/write_lyrics.js";
 import videos_ai_extend from "../videos_ai/actions/extend.js";
 import videos_ai_generate from "../videos_ai/actions/generate.js";
 import videos_create from "../videos/actions/create.js";
@@ -254,9 +261,16 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   timeline_sync_voice,
   timeline_translate_subtitles,
   timeline_whisper_analyze,
+  tools_forum_post_to_video,
   tools_generate_from_prompt,
   tools_image_crop,
+  tools_image_modification,
   tools_image_to_prompt,
+  tools_read_comments,
+  tools_remove_background,
+  tools_variant_analyze,
+  tools_video_site_to_karaoke,
+  tools_write_lyrics,
   videos_ai_extend,
   videos_ai_generate,
   videos_create,

@@ -88,6 +88,8 @@ export interface ExampleSetup {
   page(): Promise<{ url: string; passage: string }>;
   /** A URL serving two seconds of audio (WAV), for actions that transcribe media (set up by the security suite). */
   audio?(): Promise<{ url: string }>;
+  /** Public pages of the site formats the tools read (src/tools/sites/): a forum thread and a video page with captions. */
+  site(): Promise<{ forum_url: string; video_site_url: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;

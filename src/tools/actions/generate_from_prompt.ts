@@ -7,10 +7,7 @@ import { modelRef, prompt } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { storeMedia } from "../../generations/stored-media.js";
 import { validationFailed } from "../../validation/issues.js";
-
-/** Sizes image models take (OpenAI-compatible servers accept these). */
-const SIZES = ["256x256", "512x512", "1024x1024", "1024x1536", "1536x1024", "1024x1792", "1792x1024"] as const;
-const QUALITIES = ["auto", "low", "medium", "high", "standard", "hd"] as const;
+import { IMAGE_QUALITIES as QUALITIES, IMAGE_SIZES as SIZES } from "../inputs.js";
 
 export default defineAction({
   name: "tools.generate_from_prompt",

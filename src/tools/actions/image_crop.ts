@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { binaryAnswer, binaryFileOutput } from "../../actions/framework/binary.js";
-import { base64, mediaType } from "../../actions/catalog/tools.js";
+import { base64, mediaType } from "../inputs.js";
 import { imageFromBase64 } from "../../media/user-image.js";
 import { validationFailed } from "../../validation/issues.js";
 

@@ -4,10 +4,9 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { requireOneOf, url } from "../../actions/catalog/define.js";
-import { base64, mediaType } from "../../actions/catalog/tools.js";
+import { base64, mediaType } from "../inputs.js";
 import { imagePromptOutput, promptFromImage } from "../../generations/image-prompt.js";
-import { imageFromBase64, imageFromUrl } from "../../media/user-image.js";
-import { validationFailed } from "../../validation/issues.js";
+import { sentImage } from "../images.js";
 
 export default defineAction({
   name: "tools.image_to_prompt",
@@ -33,13 +32,7 @@ export default defineAction({
     return { image_base64: image.base64, media_type: "image/png" };
   },
   async run({ providers, graphql }, input) {
-    if (input.image_base64 !== undefined && input.image_url !== undefined) {
-      throw validationFailed([{ path: "image_url", message: "Send image_base64 or image_url, not both.", type: "object.xor" }]);
-    }
-    const image = input.image_base64 !== undefined ? imageFromBase64(input.image_base64) : await imageFromUrl(graphql.services.outbound, input.image_url!);
-    if (input.media_type && input.media_type.toLowerCase() !== image.mediaType) {
-      throw validationFailed([{ path: "media_type", message: `The image is ${image.mediaType}, not ${input.media_type}.`, type: "any.only" }]);
-    }
+    const image = await sentImage(graphql.services.outbound, input);
     return { object: "image_prompt" as const, ...(await promptFromImage(providers, image)) };
   },
 });

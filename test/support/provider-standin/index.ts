@@ -16,6 +16,7 @@ import { openAiRoutes } from "./openai-routes.js";
 import { elevenLabsRoutes } from "./elevenlabs-routes.js";
 import { mediaWebRoutes } from "./media-web-routes.js";
 import { searchRoutes } from "./search-routes.js";
+import { siteRoutes } from "./site-routes.js";
 import { errorBody, type RouteContext, type RouteDefinition, type RouteReply, type RouteRequest, type StandInCall, type StandInRoute } from "./protocol.js";
 
 export type { StandInCall, StandInRoute } from "./protocol.js";
@@ -95,7 +96,7 @@ export async function startProviderStandIn(): Promise<ProviderStandIn> {
   const media = await StandInMedia.create();
   const started = performance.now();
   const jobs = new Map<string, FalJob>();
-  const routes: RouteDefinition[] = [...openAiRoutes, ...falRoutes(jobs), ...searchRoutes, ...elevenLabsRoutes, ...mediaWebRoutes];
+  const routes: RouteDefinition[] = [...openAiRoutes, ...falRoutes(jobs), ...searchRoutes, ...elevenLabsRoutes, ...mediaWebRoutes, ...siteRoutes];
   let calls: StandInCall[] = [];
   const pending = new Map<StandInRoute, Pending>();
   const pendingFor = (route: StandInRoute): Pending => {
