@@ -13,7 +13,6 @@ import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
 import { ASSETS_ACTIONS } from "./catalog/assets.js";
 import { CHARACTERS_ACTIONS } from "./catalog/characters.js";
 import { FACELESS_ACTIONS } from "./catalog/faceless.js";
-import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
@@ -57,7 +56,6 @@ const PENDING: readonly ActionDefinition[] = [
   // 4.5 tools
   ...TOOLS_ACTIONS,
   // 4.6 flows, publishing, account
-  ...FLOWS_ACTIONS,
   ...PUBLISHING_ACTIONS,
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
   ...IMAGE_AGENTS_ACTIONS,

@@ -8,6 +8,8 @@ import app_screenshots_create from "../app_screenshots/actions/create.js";
 import app_screenshots_delete from "../app_screenshots/actions/delete.js";
 import app_screenshots_list from "../app_screenshots/actions/list.js";
 import app_screenshots_update from "../app_screenshots/actions/update.js";
+import flows_execute from "../flows/actions/execute.js";
+import flows_executions from "../flows/actions/executions.js";
 import image_agents_create from "../image_agents/actions/create.js";
 import image_agents_delete from "../image_agents/actions/delete.js";
 import image_agents_list from "../image_agents/actions/list.js";
@@ -116,6 +118,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   app_screenshots_delete,
   app_screenshots_list,
   app_screenshots_update,
+  flows_execute,
+  flows_executions,
   image_agents_create,
   image_agents_delete,
   image_agents_list,

@@ -10,11 +10,12 @@ import { renderOperation } from "../renders/render-operation.js";
 import { imageGenerationOperation } from "../images/image-generation.js";
 import { musicOperation } from "../music/music-operation.js";
 import { filmOperation } from "../scripts/film/film-operation.js";
+import { flowOperation } from "../flows/flow-operation.js";
 
 /** A kind's input type matters only inside the kind; the workers handle them alike. */
 const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as OperationKind<unknown>;
 
-export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation)];
+export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation), anyKind(flowOperation)];
 
 export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>> = new Map(OPERATION_KINDS.map((kind) => [kind.kind, kind]));
 
