@@ -15,7 +15,6 @@ import { CHARACTERS_ACTIONS } from "./catalog/characters.js";
 import { FACELESS_ACTIONS } from "./catalog/faceless.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
-import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
 import { SUBTITLES_ACTIONS } from "./catalog/subtitles.js";
@@ -55,8 +54,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...SLIDESHOWS_ACTIONS,
   // 4.5 tools
   ...TOOLS_ACTIONS,
-  // 4.6 flows, publishing, account
-  ...PUBLISHING_ACTIONS,
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
   ...IMAGE_AGENTS_ACTIONS,
   ...APP_SCREENSHOTS_ACTIONS,

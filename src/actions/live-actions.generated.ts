@@ -21,6 +21,8 @@ import music_generate from "../music/actions/generate.js";
 import music_get_task from "../music/actions/get_task.js";
 import playground_image_to_prompt from "../playground/actions/image_to_prompt.js";
 import playground_random_prompt from "../playground/actions/random_prompt.js";
+import publishing_calendar from "../publishing/actions/calendar.js";
+import publishing_schedule_post from "../publishing/actions/schedule_post.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
@@ -131,6 +133,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   music_get_task,
   playground_image_to_prompt,
   playground_random_prompt,
+  publishing_calendar,
+  publishing_schedule_post,
   renders_create,
   renders_delete,
   renders_list,

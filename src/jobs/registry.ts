@@ -11,6 +11,7 @@ import { imageGenerationOperation } from "../images/image-generation.js";
 import { musicOperation } from "../music/music-operation.js";
 import { filmOperation } from "../scripts/film/film-operation.js";
 import { flowOperation } from "../flows/flow-operation.js";
+import { publishJob, publishSweepJob } from "../publishing/publisher.js";
 
 /** A kind's input type matters only inside the kind; the workers handle them alike. */
 const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as OperationKind<unknown>;
@@ -22,4 +23,4 @@ export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>
 /** One queue per capability the kinds name. */
 const OPERATION_QUEUES = [...new Set(OPERATION_KINDS.map((kind) => kind.queue))];
 
-export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, publishJob as JobDefinition, publishSweepJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];

@@ -86,6 +86,11 @@ export interface ExampleSetup {
   image(): Promise<{ base64: string; url: string }>;
   /** A short article page and a URL serving it, for actions that read a page; `passage` is a sentence of it. */
   page(): Promise<{ url: string; passage: string }>;
+  /**
+   * A social account connected in the caller's workspace (accounts are connected outside the API,
+   * `npm run account -- connect`): its account_id. For publishing actions.
+   */
+  account?(platform: string): Promise<{ account_id: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;
