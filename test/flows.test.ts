@@ -187,6 +187,36 @@ describe("flows.execute", () => {
     expect(await prisma().video.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 
+  it("runs transforms alone: set, map over a list, a condition taking its false branch; the launch fee is the whole cost", { timeout: 60_000 }, async () => {
+    const { client, workspaceId } = await funded(10);
+    const flow = (await client.post("/api/v1/flows", {
+      name: "Transforms",
+      nodes: [
+        { id: "seed", type: "set", values: { items: [{ title: "A" }, { title: "B" }], limit: 5 } },
+        { id: "titles", type: "map", from: "{{vars.items}}", to: "titles", value: "{{item.title}}!" },
+        { id: "big", type: "condition", if: { left: "{{vars.limit}}", op: "gt", right: 10 } },
+        { id: "yes", type: "set", values: { size: "big" } },
+        { id: "no", type: "set", values: { size: "small", first: "{{nodes.titles.titles.0}}" } },
+      ],
+      edges: [
+        { source: "seed", target: "titles" },
+        { source: "seed", target: "big" },
+        { source: "big", target: "yes", when: true },
+        { source: "big", target: "no", when: false },
+        { source: "titles", target: "no" },
+      ],
+    })).body;
+    const before = await creditBalance(prisma(), workspaceId);
+    const execution = await finished((await execute(client, flow.flow_id)).body.execution_id);
+    expect(execution.status).toBe("completed");
+    expect(execution.context.vars).toMatchObject({ titles: ["A!", "B!"], size: "small", first: "A!" });
+    expect((execution.node_states as Record<string, Row>).yes!.status).toBe("skipped");
+    expect(execution.total_credits_consumed).toBe(1);
+    expect(before - (await creditBalance(prisma(), workspaceId))).toBe(1);
+    const page = await client.get(`/api/v1/actions/flows.executions?flowId=${flow.flow_id}`);
+    expect(page.body).toMatchObject({ object: "list", has_more: false, next_cursor: null });
+  });
+
   it("answers 400 test_mode_unsupported to a test key and writes nothing", async () => {
     const owner = await funded(100);
     const test = await owner.newKey({ mode: "test" });

@@ -6,6 +6,7 @@
 // - A node that fails stops its branch: every node downstream of it is `stopped`; branches that do
 //   not depend on it run to their end. The execution then ends failed, naming the node.
 import { ApiError } from "../errors/api-error.js";
+import { logger } from "../logger.js";
 import type { ActionNode, FlowGraph, FlowNode } from "./graph.js";
 import { compare, resolve, type Scope } from "./templates.js";
 
@@ -168,5 +169,6 @@ function asNodeFailure(node: FlowNode, error: unknown): NodeFailure {
   if (error instanceof NodeFailure) return error;
   const label = node.type === "action" ? `${node.id} (${node.action})` : node.id;
   if (error instanceof ApiError) return new NodeFailure(node.id, error.code, `Node ${label} failed: ${error.message}`);
+  logger.error({ err: error, node: node.id }, "flow node failed unexpectedly");
   return new NodeFailure(node.id, "internal_error", `Node ${label} failed unexpectedly.`);
 }

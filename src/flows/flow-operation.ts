@@ -15,6 +15,7 @@ import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext } from "../operations/kind.js";
 import { presentRecord } from "../resources/selection.js";
 import { runAction } from "../actions/framework/runner.js";
+import { ApiError } from "../errors/api-error.js";
 import { missingScopes } from "../auth/scopes.js";
 import { insufficientScope } from "../auth/scope-refusal.js";
 import { catalogLookup, liveActionOf } from "./action-lookup.js";
@@ -114,7 +115,7 @@ export const flowOperation = defineOperationKind({
       signal: context.signal,
       async action(node, nodeInput) {
         const action = liveActionOf(node.action);
-        if (!action) throw new OperationFailure("validation_failed", `The action '${node.action}' is not available.`);
+        if (!action) throw new ApiError("invalid_request", `The action '${node.action}' is not available.`);
         if (missingScopes(input.caller.scopes, action.scopes).length > 0) throw insufficientScope(input.caller.scopes, action.scopes);
         const body = await runAction(call, action, nodeInput);
         const credits = (body.credits as { charged?: number } | undefined)?.charged ?? 0;
