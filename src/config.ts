@@ -1,5 +1,6 @@
 // Every setting the service reads from the environment, parsed once. Nothing else reads
 // process.env, so this file is the list of knobs (documented in docs/configuration.md).
+import { publishingSettings, type PublishingSettings } from "./publishing/settings.js";
 import path from "node:path";
 import { parseProviderSettings, type ProviderSettings } from "./providers/settings.js";
 
@@ -82,6 +83,8 @@ export interface Config {
   checkActionOutputs: boolean;
   /** AI models and local media tools: keys, the model of each capability, call limits (docs/providers.md). */
   providers: ProviderSettings;
+  /** Connected accounts' key, platform APIs, the publishing sweep (docs/publishing.md). */
+  publishing: PublishingSettings;
 }
 
 export interface HttpServerLimits {
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueLimits: queueLimits(env.CUTROOM_QUEUE_LIMITS),
     checkActionOutputs: (env.CUTROOM_CHECK_OUTPUTS ?? (env.NODE_ENV === "production" ? "off" : "on")) !== "off",
     providers: parseProviderSettings(env),
+    publishing: publishingSettings(env),
   };
 }
 

@@ -24,6 +24,7 @@ import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 import { ROUND_TRIPS, platformSeeds, seeds } from "./support/records.js";
+import { newId } from "../src/ids.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
 
@@ -187,6 +188,11 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
     },
     async site() {
       return siteUrls(providers.standIn.url);
+    },
+    async account(platform: string) {
+      setup.referencesRecords = true;
+      const row = await prisma().socialAccount.create({ data: { account_id: newId("social_account"), workspace_id: fixture.workspaceId, platform, account_name: "Example account" } });
+      return { account_id: row.account_id };
     },
   };
   return setup;

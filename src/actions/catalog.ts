@@ -11,9 +11,7 @@ import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
 import { AGENTS_ACTIONS } from "./catalog/agents.js";
 import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
 import { ASSETS_ACTIONS } from "./catalog/assets.js";
-import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
-import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
@@ -36,9 +34,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...TIMELINE_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...AGENTS_ACTIONS,
-  // 4.6 flows, publishing, account
-  ...FLOWS_ACTIONS,
-  ...PUBLISHING_ACTIONS,
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
   ...IMAGE_AGENTS_ACTIONS,
   ...APP_SCREENSHOTS_ACTIONS,

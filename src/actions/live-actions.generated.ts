@@ -18,6 +18,8 @@ import faceless_generate_outline from "../faceless/actions/generate_outline.js";
 import faceless_generate_story from "../faceless/actions/generate_story.js";
 import faceless_generate_video from "../faceless/actions/generate_video.js";
 import faceless_parse_script from "../faceless/actions/parse_script.js";
+import flows_execute from "../flows/actions/execute.js";
+import flows_executions from "../flows/actions/executions.js";
 import generations_launch from "../generations/actions/launch.js";
 import image_agents_create from "../image_agents/actions/create.js";
 import image_agents_delete from "../image_agents/actions/delete.js";
@@ -30,6 +32,8 @@ import music_generate from "../music/actions/generate.js";
 import music_get_task from "../music/actions/get_task.js";
 import playground_image_to_prompt from "../playground/actions/image_to_prompt.js";
 import playground_random_prompt from "../playground/actions/random_prompt.js";
+import publishing_calendar from "../publishing/actions/calendar.js";
+import publishing_schedule_post from "../publishing/actions/schedule_post.js";
 import renders_create from "../renders/actions/create.js";
 import renders_delete from "../renders/actions/delete.js";
 import renders_list from "../renders/actions/list.js";
@@ -159,6 +163,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   faceless_generate_story,
   faceless_generate_video,
   faceless_parse_script,
+  flows_execute,
+  flows_executions,
   generations_launch,
   image_agents_create,
   image_agents_delete,
@@ -171,6 +177,8 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   music_get_task,
   playground_image_to_prompt,
   playground_random_prompt,
+  publishing_calendar,
+  publishing_schedule_post,
   renders_create,
   renders_delete,
   renders_list,

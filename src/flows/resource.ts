@@ -1,6 +1,8 @@
 // Flows (automation flows with nodes, edges and variables) and their runs (contract 2.2).
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
+import { validationFailed } from "../validation/issues.js";
+import { checkGraph } from "./graph.js";
 
 export const FLOW_STATUSES = ["draft", "active", "archived"] as const;
 
@@ -27,6 +29,16 @@ export const flows = defineResource({
     template_category: z.string().max(100),
   },
   children: { executions: { resource: "flow_executions", relation: "executions" } },
+  // The graph is checked whole (docs/flows.md): unknown node types or actions, dangling edges and
+  // cycles are a 422 naming the fault's path (nodes.2.action, edges.1.target).
+  async beforeWrite(_tx, { mode, input, existing }) {
+    if (mode === "delete" || !input || (input.nodes === undefined && input.edges === undefined)) return;
+    const { catalogLookup } = await import("./action-lookup.js");
+    const nodes = input.nodes !== undefined ? input.nodes : existing?.nodes;
+    const edges = input.edges !== undefined ? input.edges : existing?.edges;
+    const { issues } = checkGraph(nodes, edges, catalogLookup);
+    if (issues.length > 0) throw validationFailed(issues);
+  },
   description: "An automation flow: nodes, edges and variables.",
 });
 

@@ -14,16 +14,19 @@ import { imageMediaOperation, videoMediaOperation } from "../generations/media-g
 import { facelessAudioOperation, facelessVisualOperation } from "../faceless/operations.js";
 import { facelessPipelineOperation } from "../faceless/pipeline-operation.js";
 import { slideshowExportOperation, slideshowVisualsOperation } from "../slideshows/operations.js";
+import { flowOperation } from "../flows/flow-operation.js";
+import { publishJob, publishSweepJob } from "../publishing/publisher.js";
 
 /** A kind's input type matters only inside the kind; the workers handle them alike. */
 const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as OperationKind<unknown>;
 
 export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation), anyKind(imageMediaOperation), anyKind(videoMediaOperation),
-  anyKind(facelessAudioOperation), anyKind(facelessVisualOperation), anyKind(facelessPipelineOperation), anyKind(slideshowVisualsOperation), anyKind(slideshowExportOperation)];
+  anyKind(facelessAudioOperation), anyKind(facelessVisualOperation), anyKind(facelessPipelineOperation), anyKind(slideshowVisualsOperation), anyKind(slideshowExportOperation),
+  anyKind(flowOperation)];
 
 export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>> = new Map(OPERATION_KINDS.map((kind) => [kind.kind, kind]));
 
 /** One queue per capability the kinds name. */
 const OPERATION_QUEUES = [...new Set(OPERATION_KINDS.map((kind) => kind.queue))];
 
-export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, publishJob as JobDefinition, publishSweepJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];

@@ -11,6 +11,7 @@ import type { FileService } from "../storage/from-config.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { ProviderAccess } from "../providers/recording.js";
 import type { CallMeta } from "../providers/types.js";
+import type { JobDependencies } from "../jobs/job.js";
 
 export type OperationRow = Operation;
 
@@ -52,6 +53,12 @@ export interface OperationRunContext extends Omit<OperationServices, "providers"
   spent(credits: number): Promise<void>;
   /** A private working directory, removed once the attempt ends. */
   workDir(): Promise<string>;
+  /**
+   * What work that makes action calls of its own needs (a flow's nodes, src/flows): the provider
+   * registry itself, and the job queues their operations go to.
+   */
+  registry: ProviderRegistry;
+  enqueue: JobDependencies["enqueue"];
 }
 
 /** What the providers' calls of an attempt used, booked on the hold's ledger row when it ends. */

@@ -141,6 +141,8 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
       checkpoint: async (data) => checkLease(await saveCheckpoint(prisma, operationId, WORKER_ID, data)),
       spent: async (credits) => checkLease(await saveSpent(prisma, operationId, WORKER_ID, Math.min(credits, operation.credits_held))),
       workDir: async () => (workDir ??= await mkdtemp(path.join(os.tmpdir(), `${WORK_DIR_PREFIX}${operationId}-`))),
+      registry: providers,
+      enqueue: dependencies.enqueue,
     };
     const outcome = await kind.run(context, kind.input.parse(operation.input));
     await progress.settle();

@@ -3,6 +3,10 @@
 // with an underscore, so the API fields are post_id and account_id over `_id` columns.
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
+import { ApiError } from "../errors/api-error.js";
+
+/** Statuses of a scheduled post (docs/publishing.md); only a `scheduled` post may still change. */
+export const POST_STATUSES = ["scheduled", "rendering", "publishing", "published", "partially_published", "failed"] as const;
 
 export const scheduledPosts = defineResource({
   name: "scheduled_posts",
@@ -21,7 +25,7 @@ export const scheduledPosts = defineResource({
   heavy: [],
   internal: ["workspace_id"],
   // The publisher moves status and fills the outcome.
-  serviceSet: ["created_at", "updated_at", "status", "published_at", "platform_post_url", "error_message"],
+  serviceSet: ["created_at", "updated_at", "status", "published_at", "platform_post_url", "error_message", "target_accounts", "render_id"],
   fieldRules: {
     platform: z.string().trim().min(1).max(64),
     title: z.string().max(500),
@@ -30,6 +34,14 @@ export const scheduledPosts = defineResource({
   references: {
     video_id: { resource: "videos", relation: "video" },
     account_id: { resource: "social_accounts", relation: "account" },
+  },
+  // Once the publisher has taken a post (rendering, publishing) or it went out, it is read-only.
+  async beforeWrite(_tx, { mode, existing }) {
+    if (mode === "create" || !existing || existing.status === "scheduled") return;
+    throw new ApiError("conflict", `The scheduled post is ${String(existing.status)}: it can no longer be ${mode === "delete" ? "deleted" : "changed"}.`, {
+      details: { status: existing.status },
+      hint: "Only a post still `scheduled` can be updated or deleted.",
+    });
   },
   description: "A post queued for publication on a connected account.",
 });
@@ -49,7 +61,8 @@ export const socialAccounts = defineResource({
   filterable: ["platform", "status", "created_at"],
   searchable: ["account_name"],
   heavy: ["platform_metadata"],
-  internal: ["workspace_id"],
+  // Credentials are sealed at rest and never shown (docs/publishing.md).
+  internal: ["workspace_id", "credentials_encrypted"],
   serviceSet: ["created_at", "updated_at", "status"],
   description: "A connected publishing destination.",
 });

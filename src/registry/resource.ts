@@ -108,6 +108,12 @@ export interface ResourceDefinition {
    * in the answer that reveals it). REST record selections never carry them.
    */
   graphqlExtras?: Readonly<Record<string, { description: string; resolve(row: Record<string, unknown>): string | null }>>;
+  /**
+   * Checks a write against the record as a whole, inside the write's transaction, after the
+   * fields passed their own rules: a flow's graph, a scheduled post that already went out (409).
+   * `existing` is the stored row (absent on create); `input` the accepted fields (absent on delete).
+   */
+  beforeWrite?(tx: Tx, write: { mode: "create" | "update" | "delete"; input?: Record<string, unknown>; existing?: Record<string, unknown> }): Promise<void>;
   /** Fills service-set columns on create (e.g. the creating key as owner). */
   stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
   description: string;

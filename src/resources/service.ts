@@ -122,6 +122,7 @@ function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promise<Row
 async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput, query: PrismaQuery): Promise<Row> {
   const id = newId(resource.idPrefix);
   await checkReferences(tx, context, resource, input);
+  await resource.beforeWrite?.(tx, { mode: "create", input });
   await delegateFor(tx, resource.model).create({
     select: { [idColumn(resource)]: true },
     data: {
@@ -149,9 +150,10 @@ export async function createRecord(context: GraphQLContext, resource: ResourceDe
 
 /** Updates a record inside an open transaction (an action's, or updateRecord's own). */
 export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
-  await loadOwned(tx, context, resource, id, { select: { [idColumn(resource)]: true } });
+  const existing = await loadOwned(tx, context, resource, id, resource.beforeWrite ? { select: fullSelection(resource) } : { select: { [idColumn(resource)]: true } });
   const input = parseRecordInput(resource, "update", rawInput);
   await checkReferences(tx, context, resource, input);
+  await resource.beforeWrite?.(tx, { mode: "update", input, existing });
   await delegateFor(tx, resource.model).update({
     select: { [idColumn(resource)]: true },
     where: { [idColumn(resource)]: id },
@@ -177,6 +179,7 @@ export interface Deletion {
 /** Deletes a record inside an open transaction (an action's, or deleteRecord's own). */
 export async function deleteRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
   const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
+  await resource.beforeWrite?.(tx, { mode: "delete", existing: before });
   await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
   await emitRecordEvent(tx, context, resource, "deleted", before);
   return { object: resource.kind, id, deleted: true as const };

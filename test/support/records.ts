@@ -17,7 +17,7 @@ export const ROUND_TRIPS: Record<string, { create: Row; update: Row | null }> = 
   },
   characters: { create: { character_name: "Ada" }, update: { character_description: "A calm narrator", media: [{ url: "https://cdn.example.com/ada.png" }] } },
   agents: { create: { agent_name: "Painter" }, update: { agent_model: "img-2", is_default: true } },
-  flows: { create: { name: "Nightly digest", nodes: [{ id: "start" }], edges: [] }, update: { status: "active" } },
+  flows: { create: { name: "Nightly digest", nodes: [{ id: "start", type: "set", values: {} }], edges: [] }, update: { status: "active" } },
   slideshows: { create: { slideshow_name: "City tour" }, update: { slides: [{ text: "One" }], slideshow_format: "square" } },
   templates: { create: { name: "Promo" }, update: { category: "ads", is_public: true } },
   video_styles: { create: { name: "Neon" }, update: { style_data: { glow: 0.8 } } },

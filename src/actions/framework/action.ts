@@ -90,6 +90,11 @@ export interface ExampleSetup {
   audio?(): Promise<{ url: string }>;
   /** Public pages of the site formats the tools read (src/tools/sites/): a forum thread and a video page with captions. */
   site(): Promise<{ forum_url: string; video_site_url: string }>;
+  /**
+   * A social account connected in the caller's workspace (accounts are connected outside the API,
+   * `npm run account -- connect`): its account_id. For publishing actions.
+   */
+  account?(platform: string): Promise<{ account_id: string }>;
 }
 
 type InputSchema = z.ZodObject | typeof VIDEO_FIELDS;

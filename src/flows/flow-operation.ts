@@ -1,0 +1,139 @@
+// The flow operation of flows.execute (docs/flows.md, docs/operations.md). The worker walks the
+// flow's graph (./engine.ts); every action node is a direct call of that action through the action
+// runner (src/actions/framework/runner.ts) as the key that launched the flow: the same validation,
+// scope check, credits and events as a call over HTTP. The execution record mirrors the run:
+//   pending ──► running ──► completed   flow.completed
+//                   └─────► failed      flow.failed (the failed node, and the credits already spent)
+// The launch fee is the operation's hold, kept once the run starts. A retaken attempt would call
+// the nodes (and bill them) again, so a flow has one attempt: a worker lost mid-run fails it.
+import { z } from "zod";
+import type { Tx } from "../db/transaction.js";
+import type { Prisma } from "../generated/prisma/client.js";
+import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
+import type { JobQueues } from "../jobs/queues.js";
+import { recordEvent } from "../outbox/record-event.js";
+import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext } from "../operations/kind.js";
+import { presentRecord } from "../resources/selection.js";
+import { runAction } from "../actions/framework/runner.js";
+import { ApiError } from "../errors/api-error.js";
+import { missingScopes } from "../auth/scopes.js";
+import { insufficientScope } from "../auth/scope-refusal.js";
+import { catalogLookup, liveActionOf } from "./action-lookup.js";
+import { checkGraph } from "./graph.js";
+import { runGraph, type RunState } from "./engine.js";
+import { flowExecutions } from "./resource.js";
+
+export const flowInput = z.strictObject({
+  flow_id: z.string().min(1),
+  variables: z.record(z.string(), z.json()),
+  /** The launching key as it was when the flow was launched: each node is its call. */
+  caller: z.strictObject({ key_id: z.string().min(1), scopes: z.array(z.string()) }),
+});
+export type FlowInput = z.output<typeof flowInput>;
+
+const json = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+
+/** Handles a direct HTTP call has and a flow node does not (rate windows, live subscriptions). */
+function unavailable<T extends object>(what: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      throw new Error(`${what}.${String(property)} is not available to a flow node`);
+    },
+  });
+}
+
+/** The GraphQL context of a node's call: the launching key, its workspace, the flow's request id. */
+function nodeCallContext(run: OperationRunContext, caller: FlowInput["caller"]): GraphQLContext {
+  const { operation } = run;
+  const services: ServiceHandles = {
+    outbound: run.outbound,
+    jobs: { enqueue: run.enqueue } as unknown as JobQueues,
+    live: unavailable("live"),
+    webhookSettings: unavailable("webhookSettings"),
+    files: run.files,
+    providers: run.registry,
+    checkOutputs: run.config.checkActionOutputs,
+  };
+  return {
+    prisma: run.prisma,
+    auth: { keyId: caller.key_id, workspaceId: operation.workspace_id, scopes: caller.scopes, livemode: true },
+    requestId: operation.request_id ?? operation.operation_id,
+    guards: unavailable("guards"),
+    services,
+  };
+}
+
+async function saveState(run: OperationRunContext, state: RunState, launchFee: number): Promise<void> {
+  const nodes = Object.values(state.node_states);
+  const done = nodes.filter((node) => node.status !== "pending" && node.status !== "running").length;
+  run.progress(nodes.length === 0 ? 99 : (done / nodes.length) * 100);
+  await run.prisma.flowExecution.update({
+    where: { execution_id: run.operation.subject_id },
+    data: {
+      node_states: json(state.node_states),
+      execution_path: json(state.execution_path),
+      context: json(state.context),
+      total_credits_consumed: launchFee + state.credits,
+    },
+  });
+}
+
+async function moveExecution(tx: Tx, operation: OperationRow, from: string[], data: Prisma.FlowExecutionUpdateManyMutationInput) {
+  const [row] = await tx.flowExecution.updateManyAndReturn({ where: { execution_id: operation.subject_id, status: { in: from } }, data });
+  return row;
+}
+
+/** The run ended either way: the flow counts it, and the event announces it. */
+async function finish(tx: Tx, operation: OperationRow, row: Record<string, unknown> & { flow_id: string; completed_at: Date | null } | undefined, type: "flow.completed" | "flow.failed", extra: Record<string, unknown> = {}) {
+  if (!row) return;
+  await tx.flow.update({ where: { flow_id: row.flow_id }, data: { usage_count: { increment: 1 }, last_executed_at: row.completed_at ?? new Date() } });
+  await recordEvent(tx, { workspaceId: operation.workspace_id, type, livemode: true, data: { object: presentRecord(flowExecutions, row), ...extra } });
+}
+
+export const flowOperation = defineOperationKind({
+  kind: "flow",
+  queue: "flow",
+  input: flowInput,
+  maxAttempts: 1,
+
+  async onStart(tx, operation) {
+    await moveExecution(tx, operation, ["pending"], { status: "running" });
+  },
+
+  async run(context, input) {
+    const { prisma, operation } = context;
+    const flow = await prisma.flow.findFirst({ where: { flow_id: input.flow_id, workspace_id: operation.workspace_id } });
+    if (!flow) throw new OperationFailure("not_found", `The flow '${input.flow_id}' was deleted before it ran.`);
+    // The actions may have changed since the flow was saved.
+    const { graph, issues } = checkGraph(flow.nodes, flow.edges, catalogLookup);
+    if (issues.length > 0) throw new OperationFailure("validation_failed", `The flow's graph is not valid: ${issues[0]!.path}: ${issues[0]!.message}`);
+    // The launch fee is spent once the run starts; the nodes pay for themselves.
+    const launchFee = operation.credits_held;
+    await context.spent(launchFee);
+    const call = nodeCallContext(context, input.caller);
+    const { state, failure } = await runGraph(graph, input.variables, {
+      signal: context.signal,
+      async action(node, nodeInput) {
+        const action = liveActionOf(node.action);
+        if (!action) throw new ApiError("invalid_request", `The action '${node.action}' is not available.`);
+        if (missingScopes(input.caller.scopes, action.scopes).length > 0) throw insufficientScope(input.caller.scopes, action.scopes);
+        const body = await runAction(call, action, nodeInput);
+        const credits = (body.credits as { charged?: number } | undefined)?.charged ?? 0;
+        return { output: body, credits };
+      },
+      changed: (current) => saveState(context, current, launchFee),
+    });
+    if (failure) throw new OperationFailure(failure.code, failure.message);
+    return { result: { execution_id: operation.subject_id, total_credits_consumed: launchFee + state.credits }, creditsSpent: launchFee };
+  },
+
+  async onComplete(tx, operation) {
+    const row = await moveExecution(tx, operation, ["running"], { status: "completed", completed_at: new Date(), error_message: null });
+    await finish(tx, operation, row, "flow.completed");
+  },
+
+  async onFail(tx, operation, failure) {
+    const row = await moveExecution(tx, operation, ["pending", "running"], { status: "failed", completed_at: new Date(), error_message: `${failure.code}: ${failure.message}`.slice(0, 2000) });
+    await finish(tx, operation, row, "flow.failed", { error_code: failure.code, credits_spent: row?.total_credits_consumed ?? 0 });
+  },
+});
