@@ -8,14 +8,10 @@
 // Rules: docs/actions.md; prices: docs/credits.md.
 import type { z } from "zod";
 import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
-import { AGENTS_ACTIONS } from "./catalog/agents.js";
-import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
-import { ASSETS_ACTIONS } from "./catalog/assets.js";
 import { CHARACTERS_ACTIONS } from "./catalog/characters.js";
 import { FACELESS_ACTIONS } from "./catalog/faceless.js";
 import { FLOWS_ACTIONS } from "./catalog/flows.js";
 import { GENERATIONS_ACTIONS } from "./catalog/generations.js";
-import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { PUBLISHING_ACTIONS } from "./catalog/publishing.js";
 import { SLIDESHOWS_ACTIONS } from "./catalog/slideshows.js";
 import { SMART_GROUPS_ACTIONS } from "./catalog/smart_groups.js";
@@ -47,7 +43,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...SUBTITLES_ACTIONS,
   // 4.3 generation, agents, music, characters
   ...VIDEOS_AI_ACTIONS,
-  ...AGENTS_ACTIONS,
   ...GENERATIONS_ACTIONS,
   ...CHARACTERS_ACTIONS,
   // 4.4 faceless videos, smart groups, slideshows
@@ -60,9 +55,6 @@ const PENDING: readonly ActionDefinition[] = [
   ...FLOWS_ACTIONS,
   ...PUBLISHING_ACTIONS,
   // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
-  ...IMAGE_AGENTS_ACTIONS,
-  ...APP_SCREENSHOTS_ACTIONS,
-  ...ASSETS_ACTIONS,
 ];
 
 const familyRank = new Map(FAMILIES.map(({ family }, index) => [family, index]));
