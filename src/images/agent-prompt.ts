@@ -11,6 +11,7 @@ import { validationFailed, type ValidationIssue } from "../validation/issues.js"
 const engine = new Liquid({
   strictVariables: true,
   strictFilters: true,
+  lenientIf: true,
   // Objects and lists print as JSON, as the `{{name}}` placeholders always did; text as itself.
   outputEscape: (value: unknown) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)),
   parseLimit: 100_000,
@@ -25,16 +26,6 @@ export interface PromptParts {
   context?: string;
 }
 
-/** Does `path` (`user.name`) resolve in the variables? */
-function resolves(variables: Record<string, unknown>, path: string): boolean {
-  let value: unknown = variables;
-  for (const segment of path.split(".")) {
-    if (value === null || typeof value !== "object" || !Object.prototype.hasOwnProperty.call(value, segment)) return false;
-    value = (value as Record<string, unknown>)[segment];
-  }
-  return true;
-}
-
 const missingIssue = (path: string): ValidationIssue => ({ path: `variables.${path}`, message: `The agent's prompt template uses {{ ${path} }}; send it in variables.`, type: "any.required" });
 
 function templateError(error: unknown): never {
@@ -42,24 +33,53 @@ function templateError(error: unknown): never {
   throw validationFailed([{ path: "agent_id", message: `The agent's prompt template cannot be used: ${message}. Fix agent_prompt_template.`, type: "any.invalid" }]);
 }
 
-/** The agent's template rendered with the variables; 422 naming every variable it lacks. */
+/** A stand-in value at `path` (`user.name`), so a trial render can go on to the next missing one. */
+function fillIn(variables: Record<string, unknown>, path: string): boolean {
+  const segments = path.split(".");
+  let holder: Record<string, unknown> = variables;
+  for (const segment of segments.slice(0, -1)) {
+    const next = holder[segment];
+    if (next === undefined) holder[segment] = {};
+    else if (next === null || typeof next !== "object") return false;
+    holder = holder[segment] as Record<string, unknown>;
+  }
+  holder[segments.at(-1)!] = "";
+  return true;
+}
+
+/** Most missing variables one call is told about. */
+const MAX_MISSING = 50;
+
+/**
+ * The agent's template rendered with the variables. A variable it prints (or loops over) that the
+ * call left out is a 422 naming every one missing: trial renders fill each in turn until the
+ * template renders. One tested by `{% if %}` / `{% unless %}` or given a `| default:` may be left
+ * out (Liquid's lenientIf).
+ */
 export function renderTemplate(template: string, variables: Record<string, unknown>): string {
   let parsed: ReturnType<Liquid["parse"]>;
-  let used: string[];
   try {
     parsed = engine.parse(template);
-    used = engine.globalFullVariablesSync(parsed).map(String);
   } catch (error) {
     templateError(error);
   }
-  const missing = [...new Set(used.filter((path) => !resolves(variables, path)).map((path) => (path in variables || resolves(variables, path.split(".")[0]!) ? path : path.split(".")[0]!)))];
-  if (missing.length > 0) throw validationFailed(missing.map(missingIssue));
-  try {
-    return engine.renderSync(parsed, variables) as string;
-  } catch (error) {
-    const undefinedName = error instanceof LiquidError && /^undefined variable: ([^,]+)/.exec(error.message)?.[1];
-    if (undefinedName) throw validationFailed([missingIssue(undefinedName)]);
-    templateError(error);
+  const missing: string[] = [];
+  const trial: Record<string, unknown> = structuredClone(variables);
+  for (;;) {
+    try {
+      const text = engine.renderSync(parsed, trial) as string;
+      if (missing.length > 0) throw validationFailed(missing.map(missingIssue));
+      return text;
+    } catch (error) {
+      const undefinedName = error instanceof LiquidError ? /undefined variable: ([^,]+)/.exec(error.message)?.[1] : undefined;
+      if (!undefinedName) {
+        if (missing.length > 0 && !(error instanceof LiquidError)) throw error;
+        if (missing.length > 0) throw validationFailed(missing.map(missingIssue));
+        templateError(error);
+      }
+      missing.push(undefinedName);
+      if (missing.length >= MAX_MISSING || !fillIn(trial, undefinedName)) throw validationFailed(missing.map(missingIssue));
+    }
   }
 }
 
