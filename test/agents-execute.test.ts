@@ -143,13 +143,14 @@ describe("agents.execute", () => {
   });
 
   it("on GraphQL answers the whole record (stream has no channel there); a test key gets a quote", async () => {
-    const { client, workspaceId, newKey } = await funded(10);
+    const fixture = await funded(10);
+    const { client, workspaceId } = fixture;
     const agentId = await agent(client);
     const answer = await client.graphql(`mutation($input: AgentsExecuteInput) { agents_execute(input: $input) { ... on AgentsExecuteResult { object execution_id status result credits { charged } } } }`, { input: { agent_id: agentId, variables: { product: "bikes" }, stream: true } });
     expect(answer.body.errors, answer.text).toBeUndefined();
     expect(answer.body.data.agents_execute).toMatchObject({ object: "agent_execution", status: "completed", result: { text: expect.stringContaining("BIKES") }, credits: { charged: 4 } });
 
-    const test = await newKey({ mode: "test" });
+    const test = await fixture.newKey({ mode: "test" });
     const calls = standIn().calls("openai.chat").length;
     const quote = ok(await test.client.post("/api/v1/actions/agents.execute", { agent_id: agentId, variables: { product: "bikes" }, stream: true }));
     expect(quote).toMatchObject({ object: "action_quote", action: "agents.execute", credits: { cost: 4, charged: 0 }, capabilities: ["text"] });

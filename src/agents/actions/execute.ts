@@ -65,7 +65,7 @@ export default defineAction({
           prompt_used: run.prompt,
           credits_consumed: EXECUTION_PRICE,
           result: { text: answer.text },
-          variables_used: (input.variables ?? {}) as Prisma.InputJsonValue,
+          variables_used: input.variables ?? {},
           execution_metadata: {
             metadata: input.metadata ?? null,
             streamed: stream !== undefined,
