@@ -4,8 +4,8 @@
 // in the same transaction, 4 credits; `stream: true` answered as Server-Sent Events on REST (the
 // stand-in streams chat chunks) and as the whole record on GraphQL; a test key's quote; paging.
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { balanceOf as balanceIn, funded as fundedIn, ok, refused } from "./support/action-calls.js";
+import { useService, useStandIn, type Client } from "./support/service.js";
 
 type Row = Record<string, any>;
 
@@ -14,26 +14,9 @@ const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
-
-async function funded(amount: number): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
+const funded = (amount: number) => fundedIn(service, amount);
+const balanceOf = (workspaceId: string) => balanceIn(service, workspaceId);
 const eventsOf = (workspaceId: string, type: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type }, orderBy: { seq: "asc" } });
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 async function agent(client: Client, template = "Write a tagline for {{ product | upcase }}{% if audience %} aimed at {{ audience }}{% endif %}."): Promise<string> {
   const created = await client.post("/api/v1/agents", { agent_name: "Tagline writer", agent_type: "image", agent_description: "Short, punchy copy.", agent_prompt_template: template });

@@ -4,55 +4,19 @@
 // project's and the screen's references fetched through the URL guard; brought to the exact store
 // pixels (checked here with sharp), stored and served by a signed link, billed 4 credits with a
 // completed `generations` row. A test key gets a quote; a failed drawing gives the hold back.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
-
-type Row = Record<string, any>;
+import { describe, expect, it } from "vitest";
+import { balanceOf as balanceIn, funded as fundedIn, ok, refused, useLoopbackImages } from "./support/action-calls.js";
+import { useService, useStandIn, type Client } from "./support/service.js";
 
 const overrides = {};
 const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
-
-let server: Server;
-let base = "";
-beforeAll(async () => {
-  const png = await sharp({ create: { width: 48, height: 96, channels: 3, background: "#ffcc00" } }).png().toBuffer();
-  server = createServer((request, response) => {
-    if (request.url === "/notes.txt") return void response.writeHead(200, { "content-type": "text/plain" }).end("not an image");
-    response.writeHead(200, { "content-type": "image/png" }).end(png);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-});
-
-async function funded(amount: number): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
+const images = useLoopbackImages({ width: 48, height: 96 });
+const funded = (amount: number) => fundedIn(service, amount);
+const balanceOf = (workspaceId: string) => balanceIn(service, workspaceId);
 
 /** A project with an image agent and two screens; its ids. */
 async function project(client: Client, references: { global?: string[]; screen?: string[] } = {}) {
@@ -107,7 +71,7 @@ describe("app_screenshots.generate", () => {
 
   it("takes a size of its own (landscape) and sends the project's and the screen's references to the edit route", async () => {
     const { client } = await funded(10);
-    const { projectId, screenId } = await project(client, { global: [`${base}/style.png`], screen: [`${base}/wire.png`] });
+    const { projectId, screenId } = await project(client, { global: [`${images.base}/style.png`], screen: [`${images.base}/wire.png`] });
     const body = ok(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, size: "2000x1200" }));
     expect(body).toMatchObject({ width: 2000, height: 1200, size: "2000x1200", references_used: 2 });
     expect(await sharp((await bytesOf(body.url)).data).metadata()).toMatchObject({ width: 2000, height: 1200 });
@@ -126,7 +90,7 @@ describe("app_screenshots.generate", () => {
 
     standIn().failNext("openai.images.generations", { status: 500 });
     refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 502, "upstream_error");
-    const bad = await project(client, { screen: [`${base}/notes.txt`] });
+    const bad = await project(client, { screen: [`${images.base}/notes.txt`] });
     refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: bad.projectId, screen_id: bad.screenId }), 422, "validation_failed");
     expect(await balanceOf(workspaceId)).toBe(10);
     expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);

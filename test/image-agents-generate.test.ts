@@ -4,12 +4,10 @@
 // adapter against the stand-in; aspect_ratio drawn at the model size it names, extra reference
 // images fetched through the URL guard and sent to the edit route; status of several jobs at once
 // with fresh links; a failure keeping what was made and reporting credits already spent.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { describe, expect, it } from "vitest";
+import { balanceOf as balanceIn, funded as fundedIn, ok, refused, useLoopbackImages } from "./support/action-calls.js";
+import { isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 
 type Row = Record<string, any>;
 
@@ -19,39 +17,9 @@ const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
-
-// Reference images on loopback (the URL guard allows 127.0.0.1 in tests).
-let server: Server;
-let base = "";
-beforeAll(async () => {
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366cc" } }).png().toBuffer();
-  server = createServer((_request, response) => void response.writeHead(200, { "content-type": "image/png" }).end(png));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-});
-
-async function funded(amount: number): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
+const images = useLoopbackImages();
+const funded = (amount: number) => fundedIn(service, amount);
+const balanceOf = (workspaceId: string) => balanceIn(service, workspaceId);
 
 async function imageAgent(client: Client): Promise<string> {
   return ok(await client.post("/api/v1/actions/image_agents.create", { agent_name: "Poster painter", agent_prompt_template: "A poster of {{ subject }}", agent_settings: { size: "256x256" } })).agent_id as string;
@@ -99,7 +67,7 @@ describe("image_agents.generate and image_agents.status", () => {
   it("sends the reference and the additional references, each read through the URL guard, to the edit route", async () => {
     const { client } = await funded(10);
     const agentId = await imageAgent(client);
-    const job = ok(await client.post("/api/v1/actions/image_agents.generate", { agent_id: agentId, variables: { subject: "a boat" }, reference_image_url: `${base}/a.png`, additional_reference_image_urls: [`${base}/b.png`, `${base}/c.png`] }));
+    const job = ok(await client.post("/api/v1/actions/image_agents.generate", { agent_id: agentId, variables: { subject: "a boat" }, reference_image_url: `${images.base}/a.png`, additional_reference_image_urls: [`${images.base}/b.png`, `${images.base}/c.png`] }));
     const [done] = await finished(client, [job.generation_id]);
     expect(done).toMatchObject({ status: "completed", images_done: 1 });
     expect(standIn().calls("openai.images.edits").at(-1)!.summary).toMatchObject({ prompt: "A poster of a boat", images: 3 });

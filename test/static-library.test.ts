@@ -12,17 +12,13 @@ import { createFileService } from "../src/storage/from-config.js";
 import sharp from "sharp";
 import { seedStaticLibrary, SHELF } from "../src/assets/static-library.js";
 import { probeBytes } from "./support/provider-standin/inspect.js";
-import { createFixture, useService, type ApiResponse } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
+import { createFixture, useService } from "./support/service.js";
 
 type Row = Record<string, any>;
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 async function download(url: string): Promise<{ type: string | null; data: Buffer }> {
   const response = await fetch(url);
