@@ -57,6 +57,9 @@ describe("agents.execute", () => {
 
     const row = await prisma().agentExecution.findUniqueOrThrow({ where: { execution_id: body.execution_id } });
     expect(row).toMatchObject({ workspace_id: workspaceId, agent_id: agentId, status: "completed", credits_consumed: 4 });
+    // Billed like every generation: a completed text generation of the run.
+    const generation = await prisma().generation.findFirstOrThrow({ where: { workspace_id: workspaceId } });
+    expect(generation).toMatchObject({ agent_type: "text", agent_model: "openai/gpt-4.1-mini", agent_id: agentId, status: "completed", credits_consumed: 4, prompt: body.prompt_used, generation_metadata: { action: "agents.execute", execution_id: body.execution_id, text: body.result.text } });
     const events = await eventsOf(workspaceId, "agent_execution.completed");
     expect(events).toHaveLength(1);
     expect((events[0]!.data as Row).object).toMatchObject({ execution_id: body.execution_id, result: { text: body.result.text } });
@@ -78,6 +81,7 @@ describe("agents.execute", () => {
     refused(await client.post("/api/v1/actions/agents.execute", { agent_id: "agent_missing" }), 404, "not_found");
     expect(await balanceOf(workspaceId)).toBe(10);
     expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(0);
+    expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 
   it("streams the answer as Server-Sent Events on REST, then the whole record; the run is kept as streamed", async () => {

@@ -2,7 +2,8 @@
 // the text model and keeps the run in `agent_executions`, emitting agent_execution.completed in
 // the same transaction. Model mode: 4 credits are held, the model answers, then the row, the
 // event, the spend and action.completed commit together; a failed model call gives the hold back
-// and writes no row. `stream: true` on REST answers Server-Sent Events (`start`, `delta`, then
+// and writes no row. The run is also a completed `generations` row (agent_type text), as every
+// billed generation is. `stream: true` on REST answers Server-Sent Events (`start`, `delta`, then
 // `done` with this record); on GraphQL the whole record. A test key gets a quote (after the agent
 // and its variables were checked).
 import { z } from "zod";
@@ -74,6 +75,22 @@ export default defineAction({
             usage: answer.meta.usage,
           } as unknown as Prisma.InputJsonValue,
           completed_at: new Date(),
+        },
+      });
+      // Billed like every AI generation: a completed `generations` row of the run (text, no files).
+      await tx.generation.create({
+        data: {
+          generation_id: newId("generation"),
+          workspace_id: workspaceId,
+          agent_type: "text",
+          agent_model: `${answer.meta.provider}/${answer.meta.model}`,
+          agent_id: run.agentId,
+          status: "completed",
+          prompt: run.prompt,
+          credits_consumed: EXECUTION_PRICE,
+          variables: input.variables ?? undefined,
+          completed_at: new Date(),
+          generation_metadata: { action: "agents.execute", execution_id: executionId, text: answer.text },
         },
       });
       const record = presentRecord(agentExecutions, row);
