@@ -107,6 +107,23 @@ describe("agents.execute", () => {
     expect(await eventsOf(workspaceId, "agent_execution.completed")).toHaveLength(1);
   });
 
+  it("a model failure after the stream opened ends it with an error event carrying the envelope; the hold comes back", async () => {
+    const { client, key, workspaceId } = await funded(10);
+    const agentId = await agent(client);
+    standIn().failNext("openai.chat", { status: 500 });
+    const response = await fetch(`${service.url}/api/v1/actions/agents.execute`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ agent_id: agentId, variables: { product: "kites" }, stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const events = sseEvents(await response.text());
+    expect(events.map(([event]) => event)).toEqual(["start", "error"]);
+    expect(events[1]![1]).toMatchObject({ error: { code: "upstream_error", status: 502 } });
+    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(0);
+  });
+
   it("answers JSON when the client asks for JSON, and a refusal before the stream opens as a JSON error", async () => {
     const { client, workspaceId } = await funded(4);
     const agentId = await agent(client);
