@@ -23,6 +23,8 @@ import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
 import { currentRequestContext, type RequestContext } from "../src/context/request-context.js";
 import { wantsJson } from "../src/actions/framework/binary.js";
+import { SseChannel } from "../src/actions/framework/stream.js";
+import { errorEnvelope, toApiError } from "../src/errors/envelope.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
 import { assertStorableParam } from "../src/validation/storable.js";
 
@@ -182,11 +184,33 @@ export function createRestHandler(schema: GraphQLSchema) {
       assertOnlyParams(url.searchParams, []);
       if (operation.input === "body") body = { input: await readRecordBody(request) };
     }
+    if (operation.streams && body?.input && (body.input as Record<string, unknown>).stream === true && !wantsJson(request.headers.get("accept"))) {
+      return streamedAnswer(context, operation, sofaUrl, body);
+    }
     // An action that answers a file sends its bytes, unless the client asked for JSON (a link).
     const binary = operation.binary && !wantsJson(request.headers.get("accept")) ? (currentRequestContext()?.binaryAnswer ?? noSlot()) : undefined;
     const answer = await callSofa(context, operation, sofaUrl, undefined, body, operation.fullSelection);
     if (binary?.file && answer.ok) return fileResponse(binary.file, request.method === "HEAD");
     return envelope(answer, request.method === "HEAD");
+  }
+
+  /**
+   * Server-Sent Events of a streaming action (src/actions/framework/stream.ts): the stream goes
+   * out once the handler opens it; the call's end is its last event. A call that ends before
+   * opening it (refused, or a test key's quote) answers as JSON.
+   */
+  async function streamedAnswer(context: GraphQLContext, operation: PlatformOperation, sofaUrl: URL, body: Record<string, unknown>): Promise<Response> {
+    const channel = new SseChannel();
+    const request = currentRequestContext();
+    if (request) request.streamAnswer = channel;
+    const answer = callSofa(context, operation, sofaUrl, undefined, body, operation.fullSelection);
+    await Promise.race([channel.opened, answer.catch(() => undefined)]);
+    if (!channel.isOpen) return envelope(await answer, false);
+    void answer
+      .then(async (result) => channel.send(result.ok ? "done" : "error", result.ok ? withEnvelope((result.data ?? {}) as Record<string, unknown>) : await result.response.json()))
+      .catch((error: unknown) => channel.send("error", errorEnvelope(toApiError(error))))
+      .finally(() => channel.close());
+    return new Response(channel.readable, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } });
   }
 
   /** A fresh slot in the request context for the bytes of a binary answer. */

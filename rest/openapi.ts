@@ -332,6 +332,11 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
         ...(property.type === "array" && { style: "form", explode: false }),
       }));
     }
+    if (operation.streams && entry.responses?.["200"]?.content) {
+      const ok = entry.responses["200"];
+      ok.description = "The result; with `stream: true` (and an Accept that does not ask for JSON only), Server-Sent Events: `start`, `delta` pieces of text, then `done` with this result or `error` with the error envelope.";
+      ok.content = { ...ok.content, "text/event-stream": { schema: { type: "string" } } };
+    }
     if (operation.binary && entry.responses?.["200"]?.content) {
       // The file itself by default; its BinaryFile record (with a signed link) with Accept: application/json.
       const ok = entry.responses["200"];

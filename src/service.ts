@@ -13,6 +13,7 @@ import { answerClientError } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
+import { seedStaticLibrary } from "./assets/static-library.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./events/live.js";
@@ -85,6 +86,9 @@ export async function startService(config: Config): Promise<RunningService> {
     // Workers sign links (render outputs) for this listener (the port it got, when asked for 0)
     // unless a public base URL is set.
     const workerConfig = { ...config, port: address.port };
+    // The platform's static library and backgrounds shelf, made once (src/assets/static-library.ts).
+    // A shelf that cannot be made (no ffmpeg) leaves the library empty; the API still starts.
+    await seedStaticLibrary(database.prisma, files, config.publicBaseUrl ?? serviceBaseUrl({ host: config.host, port: address.port })).catch((error: unknown) => logger.error({ err: error }, "static library not seeded"));
     const workers: RunningWorkers | undefined = config.runWorkers
       ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers }, live.publish)
       : undefined;

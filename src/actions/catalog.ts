@@ -8,10 +8,6 @@
 // Rules: docs/actions.md; prices: docs/credits.md.
 import type { z } from "zod";
 import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
-import { AGENTS_ACTIONS } from "./catalog/agents.js";
-import { APP_SCREENSHOTS_ACTIONS } from "./catalog/app_screenshots.js";
-import { ASSETS_ACTIONS } from "./catalog/assets.js";
-import { IMAGE_AGENTS_ACTIONS } from "./catalog/image_agents.js";
 import { TIMELINE_ACTIONS } from "./catalog/timeline.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
 
@@ -32,12 +28,6 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
 /** Declarations of the actions not built yet, by family. */
 const PENDING: readonly ActionDefinition[] = [
   ...TIMELINE_ACTIONS,
-  // 4.3 generation, agents, music, characters
-  ...AGENTS_ACTIONS,
-  // 4.7 image agents, app screenshots, voice projects, playground, instructions, assets
-  ...IMAGE_AGENTS_ACTIONS,
-  ...APP_SCREENSHOTS_ACTIONS,
-  ...ASSETS_ACTIONS,
 ];
 
 const familyRank = new Map(FAMILIES.map(({ family }, index) => [family, index]));

@@ -4,10 +4,14 @@ import type { LiveAction } from "./framework/action.js";
 import account_credit_history from "../account/actions/credit_history.js";
 import account_credits from "../account/actions/credits.js";
 import account_limits from "../account/actions/limits.js";
+import agents_execute from "../agents/actions/execute.js";
+import agents_executions from "../agents/actions/executions.js";
 import app_screenshots_create from "../app_screenshots/actions/create.js";
 import app_screenshots_delete from "../app_screenshots/actions/delete.js";
+import app_screenshots_generate from "../app_screenshots/actions/generate.js";
 import app_screenshots_list from "../app_screenshots/actions/list.js";
 import app_screenshots_update from "../app_screenshots/actions/update.js";
+import assets_static_library from "../assets/actions/static_library.js";
 import characters_generate_image from "../characters/actions/generate_image.js";
 import characters_smart_variants from "../characters/actions/smart_variants.js";
 import faceless_analyze_url from "../faceless/actions/analyze_url.js";
@@ -23,7 +27,9 @@ import flows_executions from "../flows/actions/executions.js";
 import generations_launch from "../generations/actions/launch.js";
 import image_agents_create from "../image_agents/actions/create.js";
 import image_agents_delete from "../image_agents/actions/delete.js";
+import image_agents_generate from "../image_agents/actions/generate.js";
 import image_agents_list from "../image_agents/actions/list.js";
+import image_agents_status from "../image_agents/actions/status.js";
 import image_agents_update from "../image_agents/actions/update.js";
 import images_generate from "../images/actions/generate.js";
 import instructions_generate from "../instructions/actions/generate.js";
@@ -149,10 +155,14 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   account_credit_history,
   account_credits,
   account_limits,
+  agents_execute,
+  agents_executions,
   app_screenshots_create,
   app_screenshots_delete,
+  app_screenshots_generate,
   app_screenshots_list,
   app_screenshots_update,
+  assets_static_library,
   characters_generate_image,
   characters_smart_variants,
   faceless_analyze_url,
@@ -168,7 +178,9 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   generations_launch,
   image_agents_create,
   image_agents_delete,
+  image_agents_generate,
   image_agents_list,
+  image_agents_status,
   image_agents_update,
   images_generate,
   instructions_generate,

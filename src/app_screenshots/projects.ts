@@ -7,7 +7,7 @@
 // references}; update replaces the whole list, keeping the id of every screen sent with its
 // screen_id and giving new screens one. Not a contract resource, so the actions are its whole API,
 // and the contract lists no record events for it: the actions emit only action.completed.
-// app_screenshots.generate is still pending (src/actions/catalog/app_screenshots.ts).
+// app_screenshots.generate draws one store screenshot of a screen (screenshot.ts).
 // docs/generation.md has the rules.
 import { z } from "zod";
 import { id, name, text, url } from "../actions/catalog/define.js";

@@ -35,6 +35,12 @@ export interface RequestContext {
    * link, and REST sends them as the body (src/actions/framework/binary.ts).
    */
   binaryAnswer?: { file?: { data: Uint8Array; contentType: string; filename: string } };
+  /**
+   * Set by REST for an action that streams (agents.execute with `stream: true`) when the client
+   * did not ask for JSON: the handler opens it and writes Server-Sent Events
+   * (src/actions/framework/stream.ts).
+   */
+  streamAnswer?: import("../actions/framework/stream.js").SseChannel;
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

@@ -7,7 +7,7 @@
 // transaction. These actions only ever see and touch image agents: another type of agent is 404
 // here, another workspace's agent 403 (loadOwned). `agent_model`, when given, must be an image
 // model this deployment can run (src/providers/catalog.ts). docs/generation.md has the rules.
-// image_agents.generate and image_agents.status are still pending (src/actions/catalog/image_agents.ts).
+// image_agents.generate (an image generation job, as images.generate) and image_agents.status are in actions/.
 import { jsonObject, modelRef, name, prompt, text } from "../actions/catalog/define.js";
 import { agents } from "../agents/resource.js";
 import { notFound } from "../errors/api-error.js";

@@ -27,6 +27,8 @@ export const imageGenerationInput = z.strictObject({
   optimize: z.boolean(),
   /** A reference image: edited rather than drawn from nothing. */
   reference_url: z.string().optional(),
+  /** Further reference images (image_agents.generate), sent along with the first. */
+  more_reference_urls: z.array(z.string()).max(10).optional(),
   /** The stored file of a source generation, as reference. */
   reference_key: z.string().optional(),
 });
@@ -50,19 +52,25 @@ export async function moveGeneration(tx: Tx, operation: OperationRow, from: stri
   return row;
 }
 
-async function referenceImage(files: FileService, outbound: Parameters<typeof imageFromUrl>[0], input: z.output<typeof imageGenerationInput>): Promise<Media | undefined> {
+async function fetchedReference(outbound: Parameters<typeof imageFromUrl>[0], url: string, param: string): Promise<Media> {
+  try {
+    return await imageFromUrl(outbound, url, param);
+  } catch (error) {
+    throw new OperationFailure("reference_unreachable", error instanceof ApiError ? error.message : "The reference image could not be read.");
+  }
+}
+
+async function referenceImages(files: FileService, outbound: Parameters<typeof imageFromUrl>[0], input: z.output<typeof imageGenerationInput>): Promise<Media[]> {
+  const references: Media[] = [];
   if (input.reference_key) {
     const chunks: Buffer[] = [];
     for await (const chunk of await files.storage.open(input.reference_key)) chunks.push(chunk as Buffer);
     const data = new Uint8Array(Buffer.concat(chunks));
-    return { data, mediaType: (await files.storage.stat(input.reference_key))?.contentType ?? "image/png" };
+    references.push({ data, mediaType: (await files.storage.stat(input.reference_key))?.contentType ?? "image/png" });
   }
-  if (!input.reference_url) return undefined;
-  try {
-    return await imageFromUrl(outbound, input.reference_url, "reference_image_url");
-  } catch (error) {
-    throw new OperationFailure("reference_unreachable", error instanceof ApiError ? error.message : "The reference image could not be read.");
-  }
+  if (input.reference_url) references.push(await fetchedReference(outbound, input.reference_url, "reference_image_url"));
+  for (const [index, url] of (input.more_reference_urls ?? []).entries()) references.push(await fetchedReference(outbound, url, `additional_reference_image_urls.${index}`));
+  return references;
 }
 
 /** The files' signed links, for the record. */
@@ -95,12 +103,12 @@ export const imageGenerationOperation = defineOperationKind({
       });
       prompt = rewritten.text.trim() || input.prompt;
     }
-    const reference = await referenceImage(files, context.outbound, input);
+    const references = await referenceImages(files, context.outbound, input);
     const image = providers.get("image");
     const stored: z.output<typeof storedFile>[] = [...done.files];
     for (let index = stored.length; index < input.count; index++) {
-      const drawn = reference
-        ? await image.edit({ prompt, images: [reference], size: input.size, quality: input.quality, n: 1 }, { signal: context.signal })
+      const drawn = references.length > 0
+        ? await image.edit({ prompt, images: references, size: input.size, quality: input.quality, n: 1 }, { signal: context.signal })
         : await image.generate({ prompt, size: input.size, quality: input.quality, n: 1 }, { signal: context.signal });
       const output = drawn.images[0];
       if (!output) throw new OperationFailure("upstream_error", "The image model answered no image.");

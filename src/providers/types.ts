@@ -87,6 +87,11 @@ export interface StructuredResult<T> {
 
 export interface TextProvider {
   generateText(request: TextRequest, options?: CallOptions): Promise<TextResult>;
+  /**
+   * The same answer as generateText, streamed: `onDelta` gets each piece of text as the model
+   * writes it; the promise is the whole text and what the call used, once the model has finished.
+   */
+  streamText(request: TextRequest, onDelta: (text: string) => void, options?: CallOptions): Promise<TextResult>;
   generateObject<Schema extends z.ZodType>(request: StructuredRequest<Schema>, options?: CallOptions): Promise<StructuredResult<z.output<Schema>>>;
 }
 

@@ -29,6 +29,8 @@ export interface PlatformOperation {
   fullSelection?: boolean;
   /** The result is a file: REST answers its bytes unless the client asks for JSON. */
   binary?: boolean;
+  /** With `stream: true` in its input, REST answers Server-Sent Events unless the client asks for JSON. */
+  streams?: boolean;
   /** The success body's `object` is kept as the field returns it. */
   description: string;
 }

@@ -114,6 +114,11 @@ type Declaration<I extends InputSchema, O extends z.ZodObject> = Omit<ActionDefi
    */
   readonly binary?: boolean;
   /**
+   * With `stream: true` in the input, REST answers Server-Sent Events the handler writes through
+   * openAnswerStream (src/actions/framework/stream.ts); GraphQL answers the whole result.
+   */
+  readonly streams?: boolean;
+  /**
    * Checks the input can run here before anything is priced, held or written, in both modes (a
    * test key learns the call is well formed): what the schema cannot say (the deployment's model,
    * a record's state). Throws the refusal.
@@ -139,6 +144,7 @@ export type LiveAction = ActionDefinition &
     readonly output: z.ZodObject;
     readonly uses?: readonly Capability[];
     readonly binary?: boolean;
+    readonly streams?: boolean;
     check?(context: PricingContext, input: Record<string, unknown>): Promise<void>;
     units?(context: PricingContext, input: Record<string, unknown>): Promise<number>;
     example?(setup: ExampleSetup): Promise<Record<string, unknown>>;

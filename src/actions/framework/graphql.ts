@@ -76,6 +76,7 @@ for (const action of LIVE_ACTIONS) {
     description: actionDescription(action),
     fullSelection: true,
     binary: action.binary,
+    streams: action.streams,
   });
   const inputType = loose.scalarType(`${actionTypeStem(action)}Input`, {
     description: `Input of ${action.name}: a JSON object with ${Object.keys(actionSchema(action).shape).join(", ") || "no fields"}.`,

@@ -4,7 +4,7 @@
 // factory is used because compatible servers implement Chat Completions, not the Responses API.
 // Retries are the SDK's own (maxRetries: backoff on 429/5xx, Retry-After honoured).
 import { createOpenAI, type OpenAIProvider } from "@ai-sdk/openai";
-import { Output, experimental_generateSpeech as generateSpeech, experimental_transcribe as transcribe, generateImage, generateText, type LanguageModelUsage, type ModelMessage } from "ai";
+import { Output, experimental_generateSpeech as generateSpeech, experimental_transcribe as transcribe, generateImage, generateText, streamText, type LanguageModelUsage, type ModelMessage } from "ai";
 import { z } from "zod";
 import { ApiError } from "../../errors/api-error.js";
 import { callMeta, limitedCall } from "../call.js";
@@ -77,6 +77,24 @@ function chatCaller(choice: ModelChoice, runtime: ProviderRuntime) {
       );
       return { text: value.text, meta: callMeta(target, tokenUsage(value.totalUsage), durationMs) };
     },
+    /** A plain chat call streamed: each text delta handed to `onDelta` as it arrives. */
+    async stream(request: TextRequest, onDelta: (text: string) => void, options?: CallOptions) {
+      const { value, durationMs } = await limitedCall(target, timeoutMs, options, async (signal) => {
+        // Failures come through the stream as error parts (thrown here), not through onError.
+        const result = streamText({ ...common(request, signal), prompt: request.prompt, onError: () => undefined });
+        let text = "";
+        for await (const part of result.fullStream) {
+          if (part.type === "text-delta") {
+            text += part.text;
+            onDelta(part.text);
+          } else if (part.type === "error") {
+            throw part.error;
+          }
+        }
+        return { text, usage: await result.totalUsage };
+      });
+      return { text: value.text, meta: callMeta(target, tokenUsage(value.usage), durationMs) };
+    },
     async object<Schema extends z.ZodType>(request: TextRequest & { schema: Schema; schemaName: string }, messages: ModelMessage[] | undefined, options?: CallOptions): Promise<StructuredResult<z.output<Schema>>> {
       const output = Output.object({ schema: request.schema, name: request.schemaName });
       const { value, durationMs } = await limitedCall(target, timeoutMs, options, async (signal) => {
@@ -96,6 +114,7 @@ export function openAiText(choice: ModelChoice, runtime: ProviderRuntime): TextP
   const chat = chatCaller(choice, runtime);
   return {
     generateText: (request, options) => chat.text(request, undefined, options),
+    streamText: (request, onDelta, options) => chat.stream(request, onDelta, options),
     generateObject: (request, options) => chat.object(request, undefined, options),
   };
 }

@@ -40,15 +40,37 @@ function sizeOf(value: unknown, fallback: { width: number; height: number }): { 
   return { width: Number(match[1]), height: Number(match[2]) };
 }
 
+/** Pieces of an answer as a model streams them: a word and the space before it. */
+function piecesOf(content: string): string[] {
+  return content.match(/\s*\S+/g) ?? [content];
+}
+
+/**
+ * A `stream: true` chat answer, as OpenAI sends it (text/event-stream): a first chunk with the
+ * role, one `chat.completion.chunk` per piece of text, a last one with finish_reason, the usage
+ * chunk (empty choices) when stream_options.include_usage asked for it, then `data: [DONE]`.
+ */
+function streamedChat(id: string, model: string, content: string, usage: Record<string, number>, includeUsage: boolean): RouteReply {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, system_fingerprint: null, choices, ...extra })}\n\n`;
+  const events = [
+    chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]),
+    ...piecesOf(content).map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }])),
+    chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]),
+    ...(includeUsage ? [chunk([], { usage })] : []),
+    "data: [DONE]\n\n",
+  ];
+  return { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" }, body: events.join("") };
+}
+
 export const openAiRoutes: RouteDefinition[] = [
   {
     route: "openai.chat",
     method: "POST",
     pattern: /^\/openai\/v1\/chat\/completions$/,
     async handler(request, context) {
-      const body = request.json() as { model?: string; messages?: ChatMessage[]; response_format?: { type: string; json_schema?: { name?: string; schema?: JsonSchema; strict?: boolean } }; stream?: boolean } | undefined;
+      const body = request.json() as { model?: string; messages?: ChatMessage[]; response_format?: { type: string; json_schema?: { name?: string; schema?: JsonSchema; strict?: boolean } }; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined;
       if (!body?.model || !Array.isArray(body.messages)) return badRequest("model and messages are required");
-      if (body.stream) return badRequest("the stand-in does not stream");
       const texts: string[] = [];
       let images = 0;
       for (const message of body.messages) {
@@ -70,7 +92,7 @@ export const openAiRoutes: RouteDefinition[] = [
       const format = body.response_format;
       context.call.model = body.model;
       context.call.schema = format?.json_schema?.schema;
-      context.call.summary = { messages: body.messages.length, images, response_format: format?.type ?? "text", schema_name: format?.json_schema?.name, prompt: prompt.slice(0, 120) };
+      context.call.summary = { messages: body.messages.length, images, response_format: format?.type ?? "text", schema_name: format?.json_schema?.name, prompt: prompt.slice(0, 120), ...(body.stream && { stream: true }) };
       const scripted = context.scripted();
       let content: string;
       if (scripted !== undefined) content = typeof scripted === "string" ? scripted : JSON.stringify(scripted);
@@ -81,6 +103,8 @@ export const openAiRoutes: RouteDefinition[] = [
       else content = `Stand-in answer to "${wordsOf(prompt).slice(0, 12).join(" ")}"${images ? ` (read ${images} image${images === 1 ? "" : "s"})` : ""}.`;
       const promptTokens = Math.ceil(prompt.length / 4) + 85 * images + 8 * body.messages.length;
       const completionTokens = Math.ceil(content.length / 4);
+      const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+      if (body.stream) return streamedChat(`chatcmpl-standin-${context.call.at}`, body.model, content, usage, body.stream_options?.include_usage === true);
       return {
         status: 200,
         body: {
@@ -89,7 +113,7 @@ export const openAiRoutes: RouteDefinition[] = [
           created: Math.floor(Date.now() / 1000),
           model: body.model,
           choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-          usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+          usage,
         },
       };
     },
