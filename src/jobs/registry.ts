@@ -29,4 +29,4 @@ export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>
 /** One queue per capability the kinds name. */
 const OPERATION_QUEUES = [...new Set(OPERATION_KINDS.map((kind) => kind.queue))];
 
-export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, publishJob as JobDefinition, publishSweepJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];
+export const JOBS: readonly JobDefinition[] = [pruneJob, deliverJob, sweepOperationsJob, publishJob, publishSweepJob, ...OPERATION_QUEUES.map((queue) => operationJob(queue))];
