@@ -171,6 +171,12 @@ describe("tools.video_site_to_karaoke", () => {
     expect(layers[0]).toMatchObject({ type: "image", src: karaoke.thumbnail_url, width: 1440, height: 1080, x: 240, opacity: 0.35 });
     const sung = layers.filter((layer) => layer.type === "text" && layer.font_size === 76);
     expect(sung.map((layer) => [layer.start, layer.text])).toEqual(karaoke.lines.map((line: Row) => [line.start, line.text]));
+    // The subtitle track follows the timeline model: one group per line, its words spread over the line.
+    const captions = video.video_captions as Row;
+    expect(captions.groups.map((group: Row) => [group.start, group.end, group.words.map((word: Row) => word.word).join(" ")])).toEqual(
+      karaoke.lines.map((line: Row) => [line.start, line.end, line.text]),
+    );
+    expect(captions.groups[0].words[0]).toMatchObject({ word: "Twinkle,", start: 0.8, end: 1.4 });
     // The thumbnail was fetched through the guard, checked with sharp and stored: its link serves it.
     const thumbnail = await fetch(karaoke.thumbnail_url);
     expect(thumbnail.headers.get("content-type")).toBe("image/jpeg");

@@ -8,6 +8,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { json, language } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { validationFailed, type ValidationIssue } from "../../validation/issues.js";
+import { wordsSpreadOver } from "../../videos/timeline/words.js";
 
 type Line = Record<string, unknown>;
 
@@ -29,10 +30,7 @@ function translated(line: Line, text: string): Line {
   if (Array.isArray(line.words)) {
     const start = Number(line.start ?? (line.words[0] as Line).start ?? 0);
     const end = Number(line.end ?? (line.words.at(-1) as Line).end ?? start);
-    const words = text.split(/\s+/).filter(Boolean);
-    const step = words.length > 0 ? (end - start) / words.length : 0;
-    const round = (value: number) => Math.round(value * 1000) / 1000;
-    out.words = words.map((word, index) => ({ word, start: round(start + index * step), end: round(start + (index + 1) * step), emphasis: false }));
+    out.words = wordsSpreadOver(text, start, end);
   }
   return out;
 }

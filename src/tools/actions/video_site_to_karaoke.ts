@@ -15,6 +15,7 @@ import { imageFromUrl } from "../../media/user-image.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { FORMAT_SIZES } from "../../renders/composition.js";
 import { videos } from "../../videos/resource.js";
+import { wordsSpreadOver } from "../../videos/timeline/words.js";
 import { billedGeneration } from "../generation.js";
 import { fileEntry, storeImage, type StoredImage } from "../images.js";
 import { siteFormat } from "../schemas.js";
@@ -96,12 +97,21 @@ export default defineAction({
       },
       async (tx, generation, made) => {
         const lines = usable.map((cue, index) => ({ index, start: ms(cue.start), end: ms(Math.min(cue.end, duration)), text: cue.text }));
+        const groups = lines.map((line) => ({ start: line.start, end: line.end, words: wordsSpreadOver(line.text, line.start, line.end) })).filter((group) => group.words.length > 0);
         const video = await createVideoProject(tx, context, {
           video_name: `${source.title} (karaoke)`.slice(0, 500),
           video_format: "landscape",
           video_lang: source.language ?? undefined,
           composition: made.composition,
-          video_captions: lines,
+          // The subtitle track in the timeline model's shape (docs/timeline.md): caption cues carry no
+          // word times, so each line's words are spread over it.
+          video_captions: {
+            language: source.language,
+            source_url: null,
+            text: lines.map((line) => line.text).join("\n"),
+            words: groups.flatMap((group) => group.words.map(({ word, start, end }) => ({ word, start, end }))),
+            groups,
+          },
           web_infos: { source_url: input.video_site_url, site_format: format, source_video_id: source.video_id, author: source.author, generation_id: generation.generation_id },
         });
         return {
