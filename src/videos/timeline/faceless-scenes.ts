@@ -3,6 +3,7 @@
 // scene's voice-over and visual; src/faceless/), and the videos resource checks every write against
 // this one shape, so a scene stored through PATCH /videos is one the faceless code can read.
 import { z } from "zod";
+import { uniqueIds } from "./unique-ids.js";
 
 /** A stored file a scene uses: `key` is the storage key (links are signed from it), `url` a signed link. */
 export const sceneMedia = z.strictObject({
@@ -53,10 +54,4 @@ export type FacelessScene = z.output<typeof facelessScene>;
 export const facelessScenes = z
   .array(facelessScene)
   .max(100)
-  .superRefine((scenes, context) => {
-    const seen = new Set<string>();
-    scenes.forEach((scene, index) => {
-      if (seen.has(scene.scene_id)) context.addIssue({ code: "custom", path: [index, "scene_id"], message: `Scene id '${scene.scene_id}' appears twice.` });
-      seen.add(scene.scene_id);
-    });
-  });
+  .superRefine(uniqueIds("scene_id", "Scene"));

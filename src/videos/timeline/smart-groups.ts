@@ -3,6 +3,7 @@
 // resource checks every write against this one shape, so a group stored through PATCH /videos is
 // one smart_groups.action can run.
 import { z } from "zod";
+import { uniqueIds } from "./unique-ids.js";
 
 export const SMART_GROUP_TYPES = ["quiz", "qcm", "ranking", "dialogue"] as const;
 
@@ -47,10 +48,4 @@ export type SmartGroup = z.output<typeof smartGroup>;
 export const smartGroups = z
   .array(smartGroup)
   .max(50)
-  .superRefine((groups, context) => {
-    const seen = new Set<string>();
-    groups.forEach((group, index) => {
-      if (seen.has(group.group_id)) context.addIssue({ code: "custom", path: [index, "group_id"], message: `Group id '${group.group_id}' appears twice.` });
-      seen.add(group.group_id);
-    });
-  });
+  .superRefine(uniqueIds("group_id", "Group"));
