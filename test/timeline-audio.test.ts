@@ -1,7 +1,8 @@
 // timeline.generate_audio (docs/timeline.md) against real workers and the offline speech provider
 // (espeak-ng): each block is voiced and stored, its duration is the audio's as ffprobe measures it,
 // starts and groups follow, the credits held are settled to the blocks voiced, a video.updated
-// event is recorded per block, unchanged blocks are not voiced (nor paid) twice, a test key
+// event is recorded per block, unchanged blocks are not voiced (nor paid) twice, a retaken attempt
+// keeps what its operation voiced, a test key
 // simulates (no row, no credit, no provider call), and the voiced video renders to an MP4 as long
 // as its voice-over.
 import { writeFile } from "node:fs/promises";
@@ -11,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import type { Config } from "../src/config.js";
+import type { OperationRunContext } from "../src/operations/kind.js";
+import { timelineAudioOperation } from "../src/timeline/audio-operation.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("timeline-audio", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -90,6 +93,19 @@ describe("timeline.generate_audio", () => {
     expect(stored.groups[0].duration).toBeCloseTo(total, 3);
     expect(stored.composition.duration).toBeCloseTo(total, 3);
     expect((stored.composition.layers as Row[]).filter((layer) => layer.type === "audio").map((layer) => layer.src)).toEqual([b1!.audio_url, b2!.audio_url]);
+
+    // A retaken attempt of the same operation keeps what it voiced: no provider call, the same files, the same spend.
+    const retake = {
+      prisma: prisma(),
+      operation: await prisma().operation.findUniqueOrThrow({ where: { operation_id: task.task_id } }),
+      providers: { get: () => { throw new Error("a retake must not voice again"); } },
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      spent: async () => undefined,
+    } as unknown as OperationRunContext;
+    const retaken = await timelineAudioOperation.run(retake, { block_ids: ["b1", "b2"], voice_settings_map: null, language: null, force: false });
+    expect(retaken).toEqual({ result: { block_ids: ["b1", "b2"] }, creditsSpent: 4 });
+    expect(((await client.get(`/api/v1/videos/${video.video_id}`)).body as Row).blocks[1].audio_url).toBe(b2!.audio_url);
 
     // Unchanged blocks are not voiced again (nor paid); a changed one is, and only it.
     const again = ok(await call(client, "timeline.generate_audio", { video_id: video.video_id }));
