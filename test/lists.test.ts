@@ -443,8 +443,8 @@ describe("heavy fields and expand", () => {
     groups: [{ id: "g1" }],
     // Values in the timeline model's shapes (src/videos/timeline/), already as it stores them.
     composition: { duration: 1, fps: 30, background_color: "#000000FF", layers: [] },
-    smart_groups: [{ id: "s1" }],
-    faceless_scenes: [{ scene: 1 }],
+    smart_groups: [],
+    faceless_scenes: [],
     faceless_template: { name: "t" },
     voice_settings_map: { narrator: { voice_ref: "v1" } },
     video_captions: { text: "hi", words: [], groups: [] },

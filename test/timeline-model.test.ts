@@ -71,6 +71,25 @@ describe("the timeline model at save", () => {
     expect(video.composition).toEqual({ duration: 1, fps: 30, background_color: "#000000FF", layers: [{ type: "text", text: "Hi", start: 0, x: "center", y: "center", font_size: 64, color: "#FFFFFFFF", box_padding: 16 }] });
   });
 
+  it("checks faceless_scenes and smart_groups with the shapes faceless.* and smart_groups.* read", async () => {
+    const { client } = await createFixture(service);
+    const scene = { scene_id: "s1", index: 0, name: "Scene 1", text: "The tide.", visual_prompt: "", status: "pending", audio: null, visual: null };
+    const faceless = issuesOf(await client.post("/api/v1/videos", { faceless_scenes: [{ ...scene, status: "done" }] }));
+    expect(faceless[0]).toMatchObject({ path: "faceless_scenes.0.status" });
+    const twice = issuesOf(await client.post("/api/v1/videos", { faceless_scenes: [scene, { ...scene, index: 1 }] }));
+    expect(twice[0]).toMatchObject({ path: "faceless_scenes.1.scene_id" });
+    const now = new Date().toISOString();
+    const group = { type: "quiz", group_id: "q1", title: "Quiz", topic: null, actions: ["shuffle"], created_at: now, updated_at: now, items: [{ question: "2+2?", choices: ["3", "4"], correct_index: 1, explanation: null }] };
+    const smart = issuesOf(await client.post("/api/v1/videos", { smart_groups: [{ ...group, items: [{ ...group.items[0], correct_index: 5 }] }] }));
+    expect(smart[0]).toMatchObject({ path: "smart_groups.0.items.0.correct_index" });
+
+    const created = await client.post("/api/v1/videos", { faceless_scenes: [scene], smart_groups: [group] });
+    expect(created.status, created.text).toBe(201);
+    const video = (await client.get(`/api/v1/videos/${created.body.video_id}`)).body as Row;
+    expect(video.faceless_scenes).toEqual([scene]);
+    expect(video.smart_groups).toEqual([group]);
+  });
+
   it("publishes the shapes in OpenAPI (the videos create and update bodies)", async () => {
     const { client } = await createFixture(service);
     const openapi = (await client.get("/api/v1/openapi.json")).body as Row;

@@ -126,7 +126,9 @@ import smart_groups_create_qcm from "../smart_groups/actions/create_qcm.js";
 import smart_groups_generate from "../smart_groups/actions/generate.js";
 import subtitles_generate from "../subtitles/actions/generate.js";
 import timeline_analyze_subtitles from "../timeline/actions/analyze_subtitles.js";
+import timeline_generate_audio from "../timeline/actions/generate_audio.js";
 import timeline_generate_questions from "../timeline/actions/generate_questions.js";
+import timeline_hydrate_tu_preferes from "../timeline/actions/hydrate_tu_preferes.js";
 import timeline_sync_voice from "../timeline/actions/sync_voice.js";
 import timeline_translate_subtitles from "../timeline/actions/translate_subtitles.js";
 import timeline_whisper_analyze from "../timeline/actions/whisper_analyze.js";
@@ -277,7 +279,9 @@ export const LIVE_ACTION_LIST: readonly LiveAction[] = [
   smart_groups_generate,
   subtitles_generate,
   timeline_analyze_subtitles,
+  timeline_generate_audio,
   timeline_generate_questions,
+  timeline_hydrate_tu_preferes,
   timeline_sync_voice,
   timeline_translate_subtitles,
   timeline_whisper_analyze,

@@ -15,6 +15,7 @@ import { facelessAudioOperation, facelessVisualOperation } from "../faceless/ope
 import { facelessPipelineOperation } from "../faceless/pipeline-operation.js";
 import { slideshowExportOperation, slideshowVisualsOperation } from "../slideshows/operations.js";
 import { flowOperation } from "../flows/flow-operation.js";
+import { timelineAudioOperation } from "../timeline/audio-operation.js";
 import { publishJob, publishSweepJob } from "../publishing/publisher.js";
 
 /** A kind's input type matters only inside the kind; the workers handle them alike. */
@@ -22,7 +23,7 @@ const anyKind = <Input>(kind: OperationKind<Input>) => kind as unknown as Operat
 
 export const OPERATION_KINDS: readonly OperationKind<unknown>[] = [anyKind(renderOperation), anyKind(imageGenerationOperation), anyKind(musicOperation), anyKind(filmOperation), anyKind(imageMediaOperation), anyKind(videoMediaOperation),
   anyKind(facelessAudioOperation), anyKind(facelessVisualOperation), anyKind(facelessPipelineOperation), anyKind(slideshowVisualsOperation), anyKind(slideshowExportOperation),
-  anyKind(flowOperation)];
+  anyKind(flowOperation), anyKind(timelineAudioOperation)];
 
 export const OPERATION_KINDS_BY_NAME: ReadonlyMap<string, OperationKind<unknown>> = new Map(OPERATION_KINDS.map((kind) => [kind.kind, kind]));
 

@@ -1,32 +1,15 @@
 // Smart groups (catalog 4.4): what lives here. A smart group is an interactive block of a video —
 // a quiz, a multiple-choice set (qcm), a ranking or a dialogue — kept in the video's
-// `smart_groups` column as this shape. smart_groups.generate writes one from the text model,
-// smart_groups.create_qcm from the caller's questions, smart_groups.action runs one of the
+// `smart_groups` column in the timeline model's shape (src/videos/timeline/smart-groups.ts, which
+// the videos resource checks on every write). smart_groups.generate writes one from the text
+// model, smart_groups.create_qcm from the caller's questions, smart_groups.action runs one of the
 // actions a group declares (`actions`). src/smart_groups/groups.ts reads and writes them.
-import { z } from "zod";
+import type { SMART_GROUP_TYPES } from "../videos/timeline/smart-groups.js";
 
-export const SMART_GROUP_TYPES = ["quiz", "qcm", "ranking", "dialogue"] as const;
+export { questionItem, rankingItem, dialogueItem, smartGroups, type SmartGroup } from "../videos/timeline/smart-groups.js";
+
 /** The types smart_groups.generate writes (a qcm comes from the caller's questions). */
 export const GENERATED_TYPES = ["quiz", "ranking", "dialogue"] as const;
-
-export const questionItem = z.strictObject({
-  question: z.string().min(1).max(1_000),
-  choices: z.array(z.string().min(1).max(500)).min(2).max(6),
-  /** 0-based index into `choices`. */
-  correct_index: z.number().int().min(0),
-  explanation: z.string().max(2_000).nullable(),
-}).refine((item) => item.correct_index < item.choices.length, { message: "correct_index must name one of the choices.", path: ["correct_index"] });
-
-export const rankingItem = z.strictObject({
-  rank: z.number().int().min(1),
-  label: z.string().min(1).max(500),
-  detail: z.string().max(2_000),
-});
-
-export const dialogueItem = z.strictObject({
-  speaker: z.string().min(1).max(200),
-  line: z.string().min(1).max(2_000),
-});
 
 /** What each type may do with smart_groups.action. */
 export const DECLARED_ACTIONS = {
@@ -35,33 +18,3 @@ export const DECLARED_ACTIONS = {
   ranking: ["regenerate", "extend", "reverse"],
   dialogue: ["regenerate", "extend"],
 } as const satisfies Record<(typeof SMART_GROUP_TYPES)[number], readonly string[]>;
-
-const common = {
-  group_id: z.string().min(1).max(64),
-  title: z.string().min(1).max(200),
-  topic: z.string().max(20_000).nullable(),
-  /** The actions smart_groups.action accepts for this group. */
-  actions: z.array(z.string().min(1).max(64)),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }),
-};
-
-export const smartGroup = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("quiz"), ...common, items: z.array(questionItem).min(1).max(100) }),
-  z.strictObject({ type: z.literal("qcm"), ...common, items: z.array(questionItem).min(1).max(100) }),
-  z.strictObject({ type: z.literal("ranking"), ...common, items: z.array(rankingItem).min(1).max(100) }),
-  z.strictObject({ type: z.literal("dialogue"), ...common, items: z.array(dialogueItem).min(1).max(100) }),
-]);
-export type SmartGroup = z.output<typeof smartGroup>;
-
-/** The whole `video.smart_groups` value: groups, ids unique. */
-export const smartGroups = z
-  .array(smartGroup)
-  .max(50)
-  .superRefine((groups, context) => {
-    const seen = new Set<string>();
-    groups.forEach((group, index) => {
-      if (seen.has(group.group_id)) context.addIssue({ code: "custom", path: [index, "group_id"], message: `Group id '${group.group_id}' appears twice.` });
-      seen.add(group.group_id);
-    });
-  });

@@ -13,15 +13,12 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, json } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { parseOrThrow, validationFailed } from "../../validation/issues.js";
 import { videos } from "../../videos/resource.js";
-import { blocksShape, type Block } from "../../videos/timeline/blocks.js";
-import { groupsShape, type Group } from "../../videos/timeline/groups.js";
 import { fetchMedia } from "../../subtitles/media.js";
 import { lockVideo, readVideo } from "../../subtitles/transcribe.js";
 import { retimeBlocks, retimeGroups } from "../sync.js";
+import { inScope, SCOPES, timelineOf } from "../scope.js";
 
-const SCOPES = ["video", "group", "block"] as const;
 const PARALLEL = 4;
 
 const input = z.strictObject({
@@ -32,37 +29,6 @@ const input = z.strictObject({
   blocks: json().optional(),
   groups: json().optional(),
 });
-
-/** The blocks and groups a call works on: the call's own, checked, else the video's. */
-function timelineOf(values: z.output<typeof input>, video: { blocks: unknown; groups: unknown }): { blocks: Block[]; groups: Group[] } {
-  const checked = parseOrThrow(z.strictObject({ blocks: blocksShape.optional(), groups: groupsShape.optional() }), {
-    ...(values.blocks !== undefined && { blocks: values.blocks }),
-    ...(values.groups !== undefined && { groups: values.groups }),
-  });
-  const stored = <T>(shape: z.ZodType<T[]>, value: unknown): T[] => {
-    const parsed = shape.safeParse(value ?? []);
-    return parsed.success ? parsed.data : [];
-  };
-  return { blocks: checked.blocks ?? stored(blocksShape, video.blocks), groups: checked.groups ?? stored(groupsShape, video.groups) };
-}
-
-/** Indexes of the blocks in the scope; 422 when the scope names what is not there. */
-function inScope(values: z.output<typeof input>, blocks: readonly Block[], groups: readonly Group[]): number[] {
-  const scope = values.scope ?? (values.block_id ? "block" : values.group_id ? "group" : "video");
-  const all = blocks.map((_block, index) => index);
-  if (scope === "video") return all;
-  if (scope === "block") {
-    const index = blocks.findIndex((block) => block.block_id === values.block_id);
-    if (!values.block_id || index < 0) throw validationFailed([{ path: "block_id", message: values.block_id ? `No block '${values.block_id}' in the timeline.` : "This field is required with scope 'block'.", type: values.block_id ? "any.invalid" : "any.required" }]);
-    return [index];
-  }
-  const group = groups.find((item) => item.group_id === values.group_id);
-  if (!values.group_id || !group) throw validationFailed([{ path: "group_id", message: values.group_id ? `No group '${values.group_id}' in the timeline.` : "This field is required with scope 'group'.", type: values.group_id ? "any.invalid" : "any.required" }]);
-  return all.filter((index) => {
-    const block = blocks[index]!;
-    return group.block_ids ? block.block_id !== undefined && group.block_ids.includes(block.block_id) : block.group_id === group.group_id;
-  });
-}
 
 export default defineAction({
   name: "timeline.sync_voice",

@@ -3,9 +3,9 @@
 import type { z } from "zod";
 import { blocksShape } from "./blocks.js";
 import { compositionShape } from "./composition.js";
-import { facelessScenesShape } from "./faceless-scenes.js";
+import { facelessScenes } from "./faceless-scenes.js";
 import { groupsShape } from "./groups.js";
-import { smartGroupsShape } from "./smart-groups.js";
+import { smartGroups } from "./smart-groups.js";
 import { videoCaptionsShape } from "./video-captions.js";
 import { voiceSettingsMapShape } from "./voice-settings-map.js";
 
@@ -13,8 +13,8 @@ export const TIMELINE_FIELD_RULES: Readonly<Record<string, z.ZodType>> = {
   composition: compositionShape,
   blocks: blocksShape,
   groups: groupsShape,
-  smart_groups: smartGroupsShape,
-  faceless_scenes: facelessScenesShape,
+  smart_groups: smartGroups,
+  faceless_scenes: facelessScenes,
   voice_settings_map: voiceSettingsMapShape,
   video_captions: videoCaptionsShape,
 };
