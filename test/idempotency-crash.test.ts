@@ -5,22 +5,21 @@
 // with the same key and body must leave exactly the records one uninterrupted call would have
 // made, and answer what that call would have answered. Then Redis loses its data: every key
 // still replays from PostgreSQL.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { isolatedEnvironment } from "./support/service.js";
+import { serviceUrl, spawnService } from "./support/service-process.js";
 import { startPrivateRedis } from "../src/redis/redis-server.js";
 import { loadConfig } from "../src/config.js";
 import { startService } from "../src/service.js";
 import path from "node:path";
 
 const environment = isolatedEnvironment("idem_crash");
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 interface Child {
   url: string;
@@ -33,41 +32,13 @@ const children: Child[] = [];
 
 /** Starts the service as its own process, armed to crash at `faultPoint` (if given). */
 async function startChild(faultPoint?: string): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      DATABASE_URL: environment.overrides.databaseUrl,
-      REDIS_URL: environment.overrides.redisUrl,
-      CUTROOM_DATA_DIR: environment.dataDir,
-      CUTROOM_STARTUP_KEY: "off",
-      CUTROOM_WORKERS: "off",
-      LOG_LEVEL: "warn",
-      // A dead request's key is free again within a second.
-      CUTROOM_IDEMPOTENCY_LOCK_MS: "1000",
-      CUTROOM_FAULT_POINT: faultPoint ?? "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const spawned = spawnService(environment, {
+    CUTROOM_WORKERS: "off",
+    // A dead request's key is free again within a second.
+    CUTROOM_IDEMPOTENCY_LOCK_MS: "1000",
+    CUTROOM_FAULT_POINT: faultPoint ?? "",
   });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 60_000);
-    const look = () => {
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on("data", look);
-    // `exited` only ever resolves; rejecting after the url was found is a no-op.
-    void exited.then(() => reject(new Error(`the service exited while starting:\n${output}`)));
-  });
-  const started = { url, process: child, exited, output: () => output };
+  const started = { ...spawned, url: await serviceUrl(spawned) };
   children.push(started);
   return started;
 }

@@ -2,16 +2,15 @@
 // share PostgreSQL and Redis. A key changed through one (revoked, paused, narrowed) stops working
 // on the other within a second, though the other had it cached; a change that bypasses the
 // service (a direct SQL update, no publish) is what the cache would hide until its TTL.
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { isolatedEnvironment } from "./support/service.js";
+import { serviceUrl, spawnService } from "./support/service-process.js";
 
 const environment = isolatedEnvironment("key_cache");
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 interface Child {
   url: string;
@@ -22,36 +21,8 @@ interface Child {
 const children: Child[] = [];
 
 async function startChild(): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      DATABASE_URL: environment.overrides.databaseUrl,
-      REDIS_URL: environment.overrides.redisUrl,
-      CUTROOM_DATA_DIR: environment.dataDir,
-      CUTROOM_STARTUP_KEY: "off",
-      CUTROOM_WORKERS: "off",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output}`)), 60_000);
-    child.stdout.on("data", () => {
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`the service exited while starting:\n${output}`)));
-  });
-  const started = { url, process: child, exited };
+  const spawned = spawnService(environment, { CUTROOM_WORKERS: "off" });
+  const started = { ...spawned, url: await serviceUrl(spawned) };
   children.push(started);
   return started;
 }

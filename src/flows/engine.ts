@@ -57,9 +57,43 @@ export function initialStates(graph: FlowGraph): Record<string, NodeState> {
   return Object.fromEntries(graph.nodes.map((node) => [node.id, { status: "pending", type: node.type, ...(node.type === "action" && { action: node.action }), credits_consumed: 0 } satisfies NodeState]));
 }
 
-/** Runs the graph to its end; the first failed node (if any) is returned with the final state. */
-export async function runGraph(graph: FlowGraph, variables: Record<string, unknown>, run: GraphRun): Promise<{ state: RunState; failure?: NodeFailure }> {
-  const state: RunState = { node_states: initialStates(graph), execution_path: [], context: { vars: { ...variables }, nodes: {} }, credits: 0 };
+/** What an earlier attempt saved of the run (the execution record): a retaken attempt resumes from it. */
+export interface SavedRun {
+  node_states: unknown;
+  execution_path: unknown;
+  context: unknown;
+}
+
+const ENDED: ReadonlySet<NodeStatus> = new Set(["completed", "failed", "skipped", "stopped"]);
+
+/**
+ * The state a retaken attempt starts from: nodes that ended keep their status, output and credits
+ * (they do not run again), the variables and outputs come from the saved context; a node that was
+ * `running` when the worker died is pending again (its action call is exactly-once: see
+ * ./node-call.ts). Undefined when nothing was saved yet (a first attempt).
+ */
+function resumedState(graph: FlowGraph, saved: SavedRun | undefined): RunState | undefined {
+  const states = saved?.node_states as Record<string, NodeState> | null | undefined;
+  const context = saved?.context as Scope | null | undefined;
+  if (!states || !context || typeof context !== "object" || !context.vars) return undefined;
+  const node_states = initialStates(graph);
+  let credits = 0;
+  for (const node of graph.nodes) {
+    const earlier = states[node.id];
+    if (!earlier || !ENDED.has(earlier.status)) continue;
+    node_states[node.id] = earlier;
+    credits += earlier.credits_consumed ?? 0;
+  }
+  const path = Array.isArray(saved!.execution_path) ? (saved!.execution_path as string[]).filter((id) => ENDED.has(node_states[id]?.status ?? "pending")) : [];
+  return { node_states, execution_path: path, context: { vars: { ...context.vars }, nodes: { ...(context.nodes ?? {}) } }, credits };
+}
+
+/**
+ * Runs the graph to its end; the first failed node (if any) is returned with the final state.
+ * With `saved` (a retaken attempt), the nodes that already ended are not run again.
+ */
+export async function runGraph(graph: FlowGraph, variables: Record<string, unknown>, run: GraphRun, saved?: SavedRun): Promise<{ state: RunState; failure?: NodeFailure }> {
+  const state: RunState = resumedState(graph, saved) ?? { node_states: initialStates(graph), execution_path: [], context: { vars: { ...variables }, nodes: {} }, credits: 0 };
   const incoming = new Map<string, number[]>(graph.nodes.map((node) => [node.id, []]));
   const outgoing = new Map<string, number[]>(graph.nodes.map((node) => [node.id, []]));
   graph.edges.forEach((edge, index) => {
@@ -131,6 +165,13 @@ export async function runGraph(graph: FlowGraph, variables: Record<string, unkno
     await changed();
   };
 
+  // The nodes that ended in an earlier attempt decide their edges as they did then.
+  for (const node of graph.nodes) {
+    const nodeState = state.node_states[node.id]!;
+    if (!ENDED.has(nodeState.status)) continue;
+    if (nodeState.status === "failed") failure ??= new NodeFailure(node.id, nodeState.error?.code ?? "internal_error", nodeState.error?.message ?? `Node ${node.id} failed.`);
+    decide(node, node.type === "condition" ? (nodeState.output as { result?: boolean } | undefined)?.result : undefined);
+  }
   const running = new Map<string, Promise<void>>();
   for (;;) {
     let moved = false;

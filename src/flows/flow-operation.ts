@@ -4,8 +4,9 @@
 // scope check, credits and events as a call over HTTP. The execution record mirrors the run:
 //   pending ──► running ──► completed   flow.completed
 //                   └─────► failed      flow.failed (the failed node, and the credits already spent)
-// The launch fee is the operation's hold, kept once the run starts. A retaken attempt would call
-// the nodes (and bill them) again, so a flow has one attempt: a worker lost mid-run fails it.
+// The launch fee is the operation's hold, kept once the run starts. A worker lost mid-run is
+// replaced: the retaken attempt resumes from the execution record (nodes that ended do not run
+// again) and each action node's call is exactly-once across attempts (./node-call.ts).
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
 import type { Prisma } from "../generated/prisma/client.js";
@@ -22,6 +23,8 @@ import { catalogLookup, liveActionOf } from "./action-lookup.js";
 import { checkGraph } from "./graph.js";
 import { runGraph, type RunState } from "./engine.js";
 import { flowExecutions } from "./resource.js";
+import { callNodeOnce } from "./node-call.js";
+import { serviceBaseUrl } from "../storage/from-config.js";
 
 export const flowInput = z.strictObject({
   flow_id: z.string().min(1),
@@ -94,7 +97,7 @@ export const flowOperation = defineOperationKind({
   kind: "flow",
   queue: "flow",
   input: flowInput,
-  maxAttempts: 1,
+  maxAttempts: 3,
 
   async onStart(tx, operation) {
     await moveExecution(tx, operation, ["pending"], { status: "running" });
@@ -111,18 +114,32 @@ export const flowOperation = defineOperationKind({
     const launchFee = operation.credits_held;
     await context.spent(launchFee);
     const call = nodeCallContext(context, input.caller);
+    // A retaken attempt resumes from what the earlier one saved.
+    const saved = operation.attempts > 1 ? await prisma.flowExecution.findUnique({ where: { execution_id: operation.subject_id }, select: { node_states: true, execution_path: true, context: true } }) : null;
     const { state, failure } = await runGraph(graph, input.variables, {
       signal: context.signal,
       async action(node, nodeInput) {
         const action = liveActionOf(node.action);
         if (!action) throw new ApiError("invalid_request", `The action '${node.action}' is not available.`);
         if (missingScopes(input.caller.scopes, action.scopes).length > 0) throw insufficientScope(input.caller.scopes, action.scopes);
-        const body = await runAction(call, action, nodeInput);
+        const body = await callNodeOnce(
+          {
+            prisma,
+            keyId: input.caller.key_id,
+            executionId: operation.subject_id,
+            nodeId: node.id,
+            action: action.name,
+            input: nodeInput,
+            requestId: call.requestId,
+            baseUrl: serviceBaseUrl(context.config),
+          },
+          () => runAction(call, action, nodeInput),
+        );
         const credits = (body.credits as { charged?: number } | undefined)?.charged ?? 0;
         return { output: body, credits };
       },
       changed: (current) => saveState(context, current, launchFee),
-    });
+    }, saved ?? undefined);
     if (failure) throw new OperationFailure(failure.code, failure.message);
     return { result: { execution_id: operation.subject_id, total_credits_consumed: launchFee + state.credits }, creditsSpent: launchFee };
   },
@@ -130,6 +147,10 @@ export const flowOperation = defineOperationKind({
   async onComplete(tx, operation) {
     const row = await moveExecution(tx, operation, ["running"], { status: "completed", completed_at: new Date(), error_message: null });
     await finish(tx, operation, row, "flow.completed");
+  },
+
+  async onRetake(tx, operation) {
+    await moveExecution(tx, operation, ["running"], { status: "pending" });
   },
 
   async onFail(tx, operation, failure) {

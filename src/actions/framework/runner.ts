@@ -57,6 +57,10 @@ function completedEvent(context: GraphQLContext, action: ActionDefinition, credi
 
 /** Refuses a call the balance cannot pay for before doing any of its work. */
 async function assertAffordable(context: GraphQLContext, action: ActionDefinition, cost: number): Promise<void> {
+  // A call resumed after a crash (Idempotency-Key, a retaken flow node) whose next write committed
+  // has paid already: that write is the call's spend or hold, given back instead of made again.
+  const resumed = currentRequestContext()?.idempotency;
+  if (resumed?.committed.has(resumed.nextStep)) return;
   const balance = await creditBalance(context.prisma, context.auth.workspaceId);
   if (balance < cost) throw new InsufficientCreditsError(context.auth.workspaceId, action.name, cost, balance);
   // Counted only once the balance can pay: a refused call must not use up the credits quota.
