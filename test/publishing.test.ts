@@ -265,6 +265,12 @@ describe("scheduled posts and the calendar", () => {
   });
 });
 
+/** The state of the delayed publish job queued for a post at a time (src/publishing/publisher.ts), if any. */
+async function publishJobState(postId: string, at: string): Promise<string | undefined> {
+  const job = await api.service.jobs.queue("publishing.publish").getJob(`${postId}-at-${new Date(at).getTime()}`);
+  return job ? await job.getState() : undefined;
+}
+
 describe("one scheduling service: REST, GraphQL and bulk creates", () => {
   const CREATE = "mutation ($input: ScheduledPostCreateInput!) { create_scheduled_post(input: $input) { _id status platform title scheduled_at } }";
   const RESCHEDULE = "mutation ($id: ID!, $input: ScheduledPostUpdateInput!) { update_scheduled_post(_id: $id, input: $input) { _id scheduled_at } }";
@@ -307,10 +313,16 @@ describe("one scheduling service: REST, GraphQL and bulk creates", () => {
     const spends = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId, action_type: "publishing.schedule_post" } });
     expect(spends.map((row) => row.reference_id).sort()).toEqual([made.body._id, viaGraphql.body.data.create_scheduled_post._id].sort());
 
-    // Rescheduling into the past is refused like a create; within the year it is accepted.
+    // The delayed publish job waits for scheduled_at.
+    expect(await publishJobState(made.body._id, at)).toBe("delayed");
+
+    // Rescheduling into the past is refused like a create; within the year it is accepted, not
+    // charged again, and queues the job for the new time.
     expect((await client.patch(`/api/v1/scheduled_posts/${made.body._id}`, { scheduled_at: new Date(Date.now() - 3_600_000).toISOString() })).status).toBe(422);
-    const moved = await client.graphql(RESCHEDULE, { id: made.body._id, input: { scheduled_at: inSeconds(7200) } });
+    const later = inSeconds(7200);
+    const moved = await client.graphql(RESCHEDULE, { id: made.body._id, input: { scheduled_at: later } });
     expect(moved.body.errors, moved.text).toBeUndefined();
+    expect(await publishJobState(made.body._id, moved.body.data.update_scheduled_post.scheduled_at)).toBe("delayed");
     expect(await creditBalance(prisma(), workspaceId)).toBe(before - 2);
 
     // A workspace that cannot pay is refused.
@@ -326,6 +338,7 @@ describe("one scheduling service: REST, GraphQL and bulk creates", () => {
     expect((await testKey.client.post("/api/v1/scheduled_posts", { platform: "youtube", video_id: videoId, account_id: theirAccount, scheduled_at: at })).status).toBe(403);
     expect(await creditBalance(prisma(), workspaceId)).toBe(before - 2);
     expect(await prisma().scheduledPost.count({ where: { workspace_id: workspaceId } })).toBe(2);
+    expect(await publishJobState(simulated.body._id, at)).toBeUndefined();
   });
 
   it("posts created by REST, GraphQL and bulk go out once each at their time; bulk items are checked one by one", { timeout: 90_000 }, async () => {
