@@ -76,7 +76,7 @@ async function probeUrl(url: string, name: string) {
 /** The left quarter of one frame of an MP4 (clear of the centred subtitles), as small grey pixels. */
 async function frameAt(file: string, seconds: number): Promise<Buffer> {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-ss", seconds.toFixed(3), "-i", file, "-frames:v", "1", "-vf", "crop=iw/4:ih:0:0,scale=16:36", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
-  return stdout as unknown as Buffer;
+  return stdout;
 }
 
 function meanDifference(a: Buffer, b: Buffer): number {
