@@ -4,12 +4,16 @@
 // the voice-overs together, with video and audio — and the smaller actions around it: outline,
 // analyze_url through the URL guard, detect_characters, check_status, credits settled to what ran,
 // and test keys (quotes or simulations: no row, no credit, no provider call).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
+import { FFMPEG_PATH } from "../src/media/binaries.js";
+import { CROSSFADE_SECONDS, facelessComposition } from "../src/faceless/composition.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
 
@@ -20,6 +24,7 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
+const run = promisify(execFile);
 
 function ok(response: ApiResponse): Row {
   expect(response.status, response.text).toBe(200);
@@ -65,7 +70,20 @@ async function rendered(client: Client, videoId: string, renderId: string): Prom
 async function probeUrl(url: string, name: string) {
   const file = path.join(os.tmpdir(), `${name}-${Date.now()}.mp4`);
   await writeFile(file, new Uint8Array(await (await fetch(url)).arrayBuffer()));
-  return probeMedia(file);
+  return { ...(await probeMedia(file)), file };
+}
+
+/** The left quarter of one frame of an MP4 (clear of the centred subtitles), as small grey pixels. */
+async function frameAt(file: string, seconds: number): Promise<Buffer> {
+  const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-ss", seconds.toFixed(3), "-i", file, "-frames:v", "1", "-vf", "crop=iw/4:ih:0:0,scale=16:36", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
+  return stdout;
+}
+
+function meanDifference(a: Buffer, b: Buffer): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
+  return sum / a.length;
 }
 
 describe("a faceless video, story to MP4", () => {
@@ -113,7 +131,12 @@ describe("a faceless video, story to MP4", () => {
     expect(drawn.runtime_ms).toBe(total);
     expect(scenes[1]!.visual).toMatchObject({ kind: "video", content_type: "video/mp4", poster: { content_type: "image/png" } });
     const layers = (row.composition as Row).layers as Row[];
-    expect(layers.map((layer) => layer.type)).toEqual(["color", "text", "audio", "image", "text", "audio"]);
+    // The clip itself (not its poster), the voice-overs, and the narration as libass subtitles.
+    expect(layers.map((layer) => layer.type)).toEqual(["color", "audio", "video", "audio", "subtitles"]);
+    const clipStart = scenes[0]!.audio.duration_ms / 1000;
+    expect(layers[2]).toMatchObject({ start: clipStart, end: total / 1000, fade_in: 0 });
+    const words = (layers[4]!.groups as Row[]).flatMap((group) => group.words.map((word: Row) => word.word));
+    expect(words.join(" ")).toBe(scenes.map((item) => item.text).join(" ").replace(/\s+/g, " "));
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
     const done = await rendered(client, videoId, render.render_id);
@@ -122,7 +145,36 @@ describe("a faceless video, story to MP4", () => {
     expect(probe.streams.some((stream) => stream.codec_type === "video")).toBe(true);
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - total / 1000)).toBeLessThanOrEqual(0.2);
+    // The clip moves: two frames of its scene differ beside the subtitles (its first frame alone would not).
+    const clipLength = Math.min(total / 1000 - clipStart, 5);
+    const early = await frameAt(probe.file, clipStart + 0.1);
+    const later = await frameAt(probe.file, clipStart + clipLength - 0.2);
+    expect(meanDifference(early, later)).toBeGreaterThan(2);
   }, 90_000);
+});
+
+describe("the faceless composition", () => {
+  const media = (key: string, content_type: string) => ({ key, url: `https://files.example.com/${key}`, content_type });
+  const scene = (index: number, visual: "video" | "image" | null): Row => ({
+    scene_id: `fsc_${index}`, index, name: `Scene ${index + 1}`, text: `Words of scene ${index + 1}.`, visual_prompt: "", status: "ready",
+    audio: { ...media(`a${index}.mp3`, "audio/mpeg"), duration_ms: 2000, model: "local/espeak-ng", voice: null },
+    visual: visual && { ...media(visual === "video" ? `v${index}.mp4` : `i${index}.png`, visual === "video" ? "video/mp4" : "image/png"), kind: visual, model: "m", prompt: "p", poster: media(`p${index}.png`, "image/png"), duration_ms: visual === "video" ? 5000 : null },
+  });
+
+  it("dissolves each picture into the next, moves stills (Ken Burns), cuts to and from colour, and subtitles every scene", () => {
+    const composition = facelessComposition([scene(0, "video"), scene(1, "image"), scene(2, null), scene(3, "image")] as never, "portrait", (key) => `https://files.example.com/${key}`)!;
+    const visuals = (composition.layers as Row[]).filter((layer) => layer.type !== "audio" && layer.type !== "subtitles");
+    expect(visuals.map((layer) => [layer.type, layer.start, layer.end, layer.fade_in])).toEqual([
+      ["video", 0, 2 + CROSSFADE_SECONDS, 0],
+      ["image", 2, 4, CROSSFADE_SECONDS],
+      ["color", 4, 6, undefined],
+      ["image", 6, 8, 0],
+    ]);
+    expect(visuals[1]!.motion).toMatchObject({ type: "zoom_out" });
+    const subtitles = (composition.layers as Row[]).at(-1)!;
+    expect(subtitles).toMatchObject({ type: "subtitles", start: 0, end: 8 });
+    expect(subtitles.groups.map((group: Row) => [group.start, group.end])).toEqual([[0, 1.5], [1.5, 2], [2, 3.5], [3.5, 4], [4, 5.5], [5.5, 6], [6, 7.5], [7.5, 8]]);
+  });
 });
 
 describe("faceless actions around the journey", () => {

@@ -265,6 +265,112 @@ describe("scheduled posts and the calendar", () => {
   });
 });
 
+/** The state of the delayed publish job queued for a post at a time (src/publishing/publisher.ts), if any. */
+async function publishJobState(postId: string, at: string): Promise<string | undefined> {
+  const job = await api.service.jobs.queue("publishing.publish").getJob(`${postId}-at-${new Date(at).getTime()}`);
+  return job ? await job.getState() : undefined;
+}
+
+describe("one scheduling service: REST, GraphQL and bulk creates", () => {
+  const CREATE = "mutation ($input: ScheduledPostCreateInput!) { create_scheduled_post(input: $input) { _id status platform title scheduled_at } }";
+  const RESCHEDULE = "mutation ($id: ID!, $input: ScheduledPostUpdateInput!) { update_scheduled_post(_id: $id, input: $input) { _id scheduled_at } }";
+
+  it("REST and GraphQL creates check ownership, the account and the time with the action's envelopes, and bill 1 credit; test keys write nothing", async () => {
+    const fixture = await funded();
+    const { client, workspaceId } = fixture;
+    const other = await funded();
+    const videoId = await video(client);
+    const accountId = await connect(workspaceId, "youtube");
+    const theirAccount = await connect(other.workspaceId, "youtube");
+    const theirVideo = await video(other.client);
+    const at = inSeconds(3600);
+    const rest = (body: Row) => client.post("/api/v1/scheduled_posts", { platform: "youtube", ...body });
+
+    for (const [body, status, code] of [
+      [{ video_id: videoId, account_id: theirAccount, scheduled_at: at }, 403, "workspace_mismatch"],
+      [{ video_id: theirVideo, account_id: accountId, scheduled_at: at }, 403, "workspace_mismatch"],
+      [{ video_id: videoId, account_id: "soc_missing", scheduled_at: at }, 404, "not_found"],
+      [{ video_id: videoId, account_id: accountId, scheduled_at: new Date(Date.now() - 3_600_000).toISOString() }, 422, "validation_failed"],
+      [{ video_id: videoId, account_id: accountId, scheduled_at: at, platform: "tiktok" }, 422, "validation_failed"],
+      [{ account_id: accountId, scheduled_at: at }, 422, "validation_failed"],
+    ] as const) {
+      const refused = await rest(body);
+      expect(refused.status, refused.text).toBe(status);
+      expect(refused.body.error.code).toBe(code);
+      const viaGraphql = await client.graphql(CREATE, { input: { platform: "youtube", ...body } });
+      expect(viaGraphql.body.errors?.[0]?.extensions?.code, viaGraphql.text).toBe(code);
+    }
+    expect(await prisma().scheduledPost.count({ where: { workspace_id: workspaceId } })).toBe(0);
+
+    const before = await creditBalance(prisma(), workspaceId);
+    const made = await rest({ video_id: videoId, account_id: accountId, scheduled_at: at });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).toMatchObject({ object: "scheduled_post", status: "scheduled", platform: "youtube", title: "Launch teaser" });
+    const viaGraphql = await client.graphql(CREATE, { input: { video_id: videoId, account_id: accountId, scheduled_at: at, platform: "youtube" } });
+    expect(viaGraphql.body.errors, viaGraphql.text).toBeUndefined();
+    expect(viaGraphql.body.data.create_scheduled_post).toMatchObject({ status: "scheduled", platform: "youtube", title: "Launch teaser" });
+    expect(await creditBalance(prisma(), workspaceId)).toBe(before - 2);
+    const spends = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId, action_type: "publishing.schedule_post" } });
+    expect(spends.map((row) => row.reference_id).sort()).toEqual([made.body._id, viaGraphql.body.data.create_scheduled_post._id].sort());
+
+    // The delayed publish job waits for scheduled_at.
+    expect(await publishJobState(made.body._id, at)).toBe("delayed");
+
+    // Rescheduling into the past is refused like a create; within the year it is accepted, not
+    // charged again, and queues the job for the new time.
+    expect((await client.patch(`/api/v1/scheduled_posts/${made.body._id}`, { scheduled_at: new Date(Date.now() - 3_600_000).toISOString() })).status).toBe(422);
+    const later = inSeconds(7200);
+    const moved = await client.graphql(RESCHEDULE, { id: made.body._id, input: { scheduled_at: later } });
+    expect(moved.body.errors, moved.text).toBeUndefined();
+    expect(await publishJobState(made.body._id, moved.body.data.update_scheduled_post.scheduled_at)).toBe("delayed");
+    expect(await creditBalance(prisma(), workspaceId)).toBe(before - 2);
+
+    // A workspace that cannot pay is refused.
+    const broke = await createFixture(api);
+    const brokeAccount = await connect(broke.workspaceId, "youtube");
+    const poor = await broke.client.post("/api/v1/scheduled_posts", { platform: "youtube", video_id: await video(broke.client), account_id: brokeAccount, scheduled_at: at });
+    expect(poor.status, poor.text).toBe(402);
+
+    // A test key: checked against the database, nothing written or charged.
+    const testKey = await fixture.newKey({ mode: "test" });
+    const simulated = await testKey.client.post("/api/v1/scheduled_posts", { platform: "youtube", video_id: videoId, account_id: accountId, scheduled_at: at });
+    expect(simulated.status, simulated.text).toBe(201);
+    expect((await testKey.client.post("/api/v1/scheduled_posts", { platform: "youtube", video_id: videoId, account_id: theirAccount, scheduled_at: at })).status).toBe(403);
+    expect(await creditBalance(prisma(), workspaceId)).toBe(before - 2);
+    expect(await prisma().scheduledPost.count({ where: { workspace_id: workspaceId } })).toBe(2);
+    expect(await publishJobState(simulated.body._id, at)).toBeUndefined();
+  });
+
+  it("posts created by REST, GraphQL and bulk go out once each at their time; bulk items are checked one by one", { timeout: 90_000 }, async () => {
+    await startWorkers();
+    const { client, workspaceId } = await funded();
+    const other = await funded();
+    const videoId = await video(client);
+    const accountId = await connect(workspaceId, "youtube");
+    const theirAccount = await connect(other.workspaceId, "youtube");
+    const uploadsBefore = platforms.uploads.length;
+    const before = await creditBalance(prisma(), workspaceId);
+    const post = (at: string) => ({ platform: "youtube", video_id: videoId, account_id: accountId, scheduled_at: at, caption: "once" });
+
+    const viaRest = await client.post("/api/v1/scheduled_posts", post(inSeconds(1)));
+    expect(viaRest.status, viaRest.text).toBe(201);
+    const viaGraphql = await client.graphql(CREATE, { input: post(inSeconds(1)) });
+    expect(viaGraphql.body.errors, viaGraphql.text).toBeUndefined();
+    const viaBulk = await client.post("/api/v1/scheduled_posts/bulk", { create: [post(inSeconds(1)), { ...post(inSeconds(1)), account_id: theirAccount }] });
+    expect(viaBulk.status, viaBulk.text).toBe(207);
+    expect(viaBulk.body.data.map((item: Row) => item.status)).toEqual([201, 403]);
+    const ids = [viaRest.body._id, viaGraphql.body.data.create_scheduled_post._id, viaBulk.body.data[0].id] as string[];
+    expect(await creditBalance(prisma(), workspaceId)).toBe(before - 3);
+
+    for (const id of ids) expect((await settled(id)).status).toBe("published");
+    await sleep(1000);
+    const mine = platforms.uploads.slice(uploadsBefore);
+    expect(mine).toHaveLength(3);
+    expect(new Set(mine.map((upload) => upload.postId)).size).toBe(3);
+    expect((await postEvents(workspaceId)).map((row) => row.type)).toEqual(["post.published", "post.published", "post.published"]);
+  });
+});
+
 describe("npm run account -- connect", () => {
   it("connects an account with its tokens sealed", { timeout: 60_000 }, async () => {
     const { workspaceId } = await createFixture(api);

@@ -11,7 +11,7 @@ import { RESOURCES, SERVED_RESOURCES, resourceByName } from "../src/registry/res
 import { filterableFields, type FilterKind } from "../src/resources/filters.js";
 import type { ResourceDefinition, RouteKind } from "../src/registry/resource.js";
 import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
-import { ROUND_TRIPS, seeds } from "./support/records.js";
+import { ROUND_TRIPS, createPayload, seeds } from "./support/records.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
@@ -227,11 +227,11 @@ describe("creatable resources over REST", () => {
 
   for (const [name, payloads] of Object.entries(ROUND_TRIPS)) {
     it(`${name}: create -> get -> list -> ${payloads.update ? "update -> " : ""}delete`, async () => {
-      const { client } = await createFixture(service);
+      const { client, workspaceId } = await createFixture(service);
       const definition = resource(name);
       const idField = definition.idField;
 
-      const created = await client.post(`/api/v1/${name}`, payloads.create);
+      const created = await client.post(`/api/v1/${name}`, await createPayload(prisma(), name, workspaceId));
       expect(created.status, created.text).toBe(201);
       // Dates come back normalised (UTC, milliseconds), so compare the other fields as sent.
       const { scheduled_at: _scheduledAt, ...comparable } = payloads.create;
@@ -260,15 +260,17 @@ describe("creatable resources over REST", () => {
   }
 
   it("ignores what the service sets, and rejects a status a client may not choose", async () => {
-    const { client } = await createFixture(service);
+    const { client, workspaceId } = await createFixture(service);
+    const at = new Date(Date.now() + 86_400_000);
+    at.setUTCMilliseconds(0);
     const post = await client.post("/api/v1/scheduled_posts", {
-      platform: "video_site",
-      scheduled_at: "2030-01-01T10:00:00+02:00",
+      ...(await createPayload(prisma(), "scheduled_posts", workspaceId)),
+      scheduled_at: new Date(at.getTime() + 7_200_000).toISOString().replace(".000Z", "+02:00"),
       status: "published",
       published_at: "2001-01-01T00:00:00Z",
     });
     expect(post.status, post.text).toBe(201);
-    expect(post.body).toMatchObject({ status: "scheduled", published_at: null, scheduled_at: "2030-01-01T08:00:00.000Z" });
+    expect(post.body).toMatchObject({ status: "scheduled", published_at: null, scheduled_at: at.toISOString() });
 
     const flow = await client.post("/api/v1/flows", { name: "Broken", status: "exploding" });
     expectError(flow, 422, "validation_failed");
@@ -348,13 +350,14 @@ describe("references", () => {
     const myVideo = await mine.client.post("/api/v1/videos", { video_name: "Mine" });
     const theirAccount = await SEEDS.social_accounts!(other.workspaceId);
     const myAccount = await SEEDS.social_accounts!(mine.workspaceId);
-    const base = { platform: "video_site", scheduled_at: "2030-01-01T10:00:00Z" };
+    const base = await createPayload(prisma(), "scheduled_posts", mine.workspaceId);
 
+    // Scheduled posts check their video and account in the scheduling service, as
+    // publishing.schedule_post does: another workspace's is 403, an unknown one 404.
     const refused = await mine.client.post("/api/v1/scheduled_posts", { ...base, video_id: theirVideo.body.video_id });
-    const error = expectError(refused, 422, "validation_failed");
-    expect(JSON.stringify(error.details)).toContain("video_id");
-    expectError(await mine.client.post("/api/v1/scheduled_posts", { ...base, account_id: theirAccount }), 422, "validation_failed");
-    expectError(await mine.client.post("/api/v1/scheduled_posts", { ...base, video_id: "vid_doesnotexist" }), 422, "validation_failed");
+    expect(expectError(refused, 403, "workspace_mismatch").param).toBe("video_id");
+    expectError(await mine.client.post("/api/v1/scheduled_posts", { ...base, account_id: theirAccount }), 403, "workspace_mismatch");
+    expectError(await mine.client.post("/api/v1/scheduled_posts", { ...base, video_id: "vid_doesnotexist" }), 404, "not_found");
 
     const accepted = await mine.client.post("/api/v1/scheduled_posts", { ...base, video_id: myVideo.body.video_id, account_id: myAccount });
     expect(accepted.status, accepted.text).toBe(201);
@@ -362,7 +365,7 @@ describe("references", () => {
     expect(await listIds(mine.client, "scheduled_posts", `&video_id=${myVideo.body.video_id}`)).toEqual([accepted.body._id]);
 
     const patched = await mine.client.patch(`/api/v1/scheduled_posts/${accepted.body._id}`, { video_id: theirVideo.body.video_id });
-    expectError(patched, 422, "validation_failed");
+    expectError(patched, 403, "workspace_mismatch");
 
     const theirCharacter = await other.client.post("/api/v1/characters", { character_name: "Theirs" });
     expectError(await mine.client.post("/api/v1/slideshows", { slideshow_name: "S", character_id: theirCharacter.body.character_id }), 422, "validation_failed");
@@ -376,7 +379,7 @@ describe("references", () => {
     const owner = await createFixture(service);
     const video = await owner.client.post("/api/v1/videos", { video_name: "To publish" });
     const publisher = await owner.newKey({ scopes: ["publishing:*"] });
-    const created = await publisher.client.post("/api/v1/scheduled_posts", { platform: "video_site", scheduled_at: "2030-01-01T10:00:00Z", video_id: video.body.video_id });
+    const created = await publisher.client.post("/api/v1/scheduled_posts", { ...(await createPayload(prisma(), "scheduled_posts", owner.workspaceId)), video_id: video.body.video_id });
     expect(created.status, created.text).toBe(201);
     expect(created.body.video_id).toBe(video.body.video_id);
     expect(created.body).not.toHaveProperty("video");
@@ -386,9 +389,9 @@ describe("references", () => {
   });
 
   it("keeps a record when what it references is deleted (SET NULL)", async () => {
-    const { client } = await createFixture(service);
+    const { client, workspaceId } = await createFixture(service);
     const video = await client.post("/api/v1/videos", { video_name: "Short-lived" });
-    const post = await client.post("/api/v1/scheduled_posts", { platform: "video_site", scheduled_at: "2030-01-01T10:00:00Z", video_id: video.body.video_id });
+    const post = await client.post("/api/v1/scheduled_posts", { ...(await createPayload(prisma(), "scheduled_posts", workspaceId)), video_id: video.body.video_id });
     expect(post.status, post.text).toBe(201);
     expect((await client.delete(`/api/v1/videos/${video.body.video_id}`)).status).toBe(200);
     const after = await client.get(`/api/v1/scheduled_posts/${post.body._id}`);

@@ -23,7 +23,7 @@ import { datamodel } from "../src/registry/datamodel.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
-import { ROUND_TRIPS, platformSeeds, seeds } from "./support/records.js";
+import { ROUND_TRIPS, createPayload, platformSeeds, seeds } from "./support/records.js";
 import { newId } from "../src/ids.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
@@ -111,7 +111,7 @@ function idPath(resource: (typeof SERVED_RESOURCES)[number], id: string) {
 async function recordOf(resource: (typeof SERVED_RESOURCES)[number], fixture: Fixture): Promise<string> {
   const seed = SEEDS[resource.name];
   if (seed) return seed(fixture.workspaceId);
-  const created = await fixture.client.post(`/api/v1/${resource.name}`, ROUND_TRIPS[resource.name]!.create);
+  const created = await fixture.client.post(`/api/v1/${resource.name}`, await createPayload(prisma(), resource.name, fixture.workspaceId));
   expect(created.status, created.text).toBe(201);
   return created.body[resource.idField] as string;
 }
@@ -126,7 +126,7 @@ describe("every resource route", () => {
         const intruder = await createFixture(service);
         const id = await recordOf(resource, owner);
         const path = member ? idPath(resource, id) : `/api/v1/${resource.name}`;
-        const body = operation.route === "create" ? ROUND_TRIPS[resource.name]!.create : operation.route === "update" ? (ROUND_TRIPS[resource.name]?.update ?? {}) : undefined;
+        const body = operation.route === "create" ? await createPayload(prisma(), resource.name, owner.workspaceId) : operation.route === "update" ? (ROUND_TRIPS[resource.name]?.update ?? {}) : undefined;
         const call = (client: Client, payload = body) => client.request(operation.method, path, payload === undefined ? {} : { body: payload });
 
         // Too few scopes.

@@ -1,26 +1,26 @@
 // The composition of a faceless video, rebuilt from its scenes on every write: scenes follow one
 // another, each as long as its voice-over (measured by ffprobe when it was stored), or as its clip
-// when it has no voice, or SILENT_SCENE_MS when it has neither. Per scene: its visual (the still,
-// or the clip's first frame until the timeline has clip layers) filling the frame, else a plain
-// colour; its narration as a caption; its voice-over. Uses only the layer types of
-// src/renders/composition.ts (color, image, text, audio).
+// when it has no voice, or SILENT_SCENE_MS when it has neither. Per scene: its visual filling the
+// frame — a generated clip as a `video` layer (held on its last frame if the voice runs longer), a
+// still as an `image` layer with a slow Ken Burns zoom — else a plain colour; its voice-over. Each
+// visual runs CROSSFADE_SECONDS into the next scene, whose visual fades in over it (a cross-fade;
+// a colour cuts). The narration is one `subtitles` layer on top (libass), its words spread evenly
+// over each scene. Layer types of src/videos/timeline/composition.ts (docs/renders.md).
 import { FORMAT_SIZES, isRenderFormat } from "../renders/composition.js";
+import { presetStyle } from "../subtitles/styles.js";
+import { narrationGroups } from "./narration.js";
 import type { FacelessScene } from "./scene-shape.js";
 
 /** A scene with neither voice nor clip lasts this long. */
 export const SILENT_SCENE_MS = 3_000;
 /** The composition format's limits (src/renders/composition.ts). */
 const MAX_SECONDS = 600;
-const CAPTION_CHARACTERS = 90;
+/** How long one scene's visual dissolves into the next one's. */
+export const CROSSFADE_SECONDS = 0.5;
 const FILL = ["#14213D", "#1B263B", "#22333B", "#2B2D42"];
 
 export function sceneDurationMs(scene: Pick<FacelessScene, "audio" | "visual">): number {
   return scene.audio?.duration_ms ?? scene.visual?.duration_ms ?? SILENT_SCENE_MS;
-}
-
-function captionOf(text: string): string {
-  const flat = text.replace(/\s+/gu, " ").trim();
-  return flat.length <= CAPTION_CHARACTERS ? flat : `${flat.slice(0, CAPTION_CHARACTERS - 1).trimEnd()}…`;
 }
 
 export interface SceneTiming {
@@ -39,24 +39,54 @@ export function sceneTimings(scenes: readonly FacelessScene[]): SceneTiming[] {
   });
 }
 
+export interface Crossfade {
+  /** Seconds: the item's own end, or CROSSFADE_SECONDS later when the next picture dissolves over it. */
+  end: number;
+  fade_in: number;
+}
+
+/**
+ * Cross-fades of back-to-back items (scenes, slides), each from `start` to `end` seconds: a picture
+ * runs into the next picture by CROSSFADE_SECONDS (at most half the next one's time), and that one
+ * fades in over it — a dissolve. A non-picture (a colour) cuts, and is cut to.
+ */
+export function crossfades(items: readonly { start: number; end: number; picture: boolean }[], duration: number): Crossfade[] {
+  const fade = (item: { start: number; end: number }) => Math.min(CROSSFADE_SECONDS, (item.end - item.start) / 2);
+  return items.map((item, position) => {
+    const next = items[position + 1];
+    const previous = items[position - 1];
+    const overlap = next && item.picture && next.picture ? fade(next) : 0;
+    return { end: Math.min(item.end + overlap, duration), fade_in: previous?.picture && item.picture ? fade(item) : 0 };
+  });
+}
+
+/** The scene's visual as a layer filling the frame from start to end, fading in over `fadeIn` s. */
+function visualLayer(scene: FacelessScene, index: number, timing: { start: number } & Crossfade, size: { width: number; height: number }, signed: (key: string) => string): Record<string, unknown> {
+  const { start, end } = timing;
+  const frame = { start, end, x: 0, y: 0, width: size.width, height: size.height, fade_in: timing.fade_in };
+  if (scene.visual?.kind === "video") return { type: "video", ...frame, src: signed(scene.visual.key) };
+  if (scene.visual) return { type: "image", ...frame, src: signed(scene.visual.key), motion: { type: index % 2 === 0 ? "zoom_in" : "zoom_out", zoom: 1.1 } };
+  return { type: "color", start, end, color: FILL[index % FILL.length] };
+}
+
 /**
  * The composition of the scenes, for a video of this format. Scenes past the format's 600 s are
  * left out (and the one crossing it cut); `null` when there is no scene.
  */
 export function facelessComposition(scenes: readonly FacelessScene[], format: string | null, signed: (key: string) => string): Record<string, unknown> | null {
   if (scenes.length === 0) return null;
-  const size = FORMAT_SIZES[isRenderFormat(format) ? format : "landscape"];
-  const timings = sceneTimings(scenes);
-  const duration = Math.min(timings.at(-1)!.end_ms, MAX_SECONDS * 1000) / 1000;
+  const renderFormat = isRenderFormat(format) ? format : "landscape";
+  const size = FORMAT_SIZES[renderFormat];
+  const timings = sceneTimings(scenes).map((timing) => ({ start: timing.start_ms / 1000, end: timing.end_ms / 1000 }));
+  const duration = Math.min(timings.at(-1)!.end, MAX_SECONDS);
+  const shown = scenes.flatMap((scene, index) => (timings[index]!.start < duration ? [{ scene, index, start: timings[index]!.start, end: Math.min(timings[index]!.end, duration) }] : []));
   const layers: Record<string, unknown>[] = [];
-  scenes.forEach((scene, index) => {
-    const start = timings[index]!.start_ms / 1000;
-    const end = Math.min(timings[index]!.end_ms / 1000, duration);
-    if (start >= duration) return;
-    if (scene.visual) layers.push({ type: "image", start, end, src: signed(scene.visual.poster.key), x: 0, y: 0, width: size.width, height: size.height });
-    else layers.push({ type: "color", start, end, color: FILL[index % FILL.length] });
-    layers.push({ type: "text", start, end, text: captionOf(scene.text), font_size: Math.round(size.width / 30), box_color: "#00000099", y: Math.round(size.height * 0.8) });
+  const timed = crossfades(shown.map(({ scene, start, end }) => ({ start, end, picture: Boolean(scene.visual) })), duration);
+  shown.forEach(({ scene, index, start, end }, position) => {
+    layers.push(visualLayer(scene, index, { start, ...timed[position]! }, size, signed));
     if (scene.audio) layers.push({ type: "audio", start, end, src: signed(scene.audio.key) });
   });
+  const groups = narrationGroups(shown.map(({ scene, start, end }) => ({ text: scene.text, start, end })));
+  if (groups.length > 0) layers.push({ type: "subtitles", start: 0, end: duration, groups, style: presetStyle("classic", renderFormat) });
   return { duration, fps: 30, background_color: "#000000", layers };
 }

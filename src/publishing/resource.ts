@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
 import { ApiError } from "../errors/api-error.js";
+import { checkSchedule } from "./scheduling.js";
 
 /** Statuses of a scheduled post (docs/publishing.md); only a `scheduled` post may still change. */
 export const POST_STATUSES = ["scheduled", "rendering", "publishing", "published", "partially_published", "failed"] as const;
@@ -35,9 +36,13 @@ export const scheduledPosts = defineResource({
     video_id: { resource: "videos", relation: "video" },
     account_id: { resource: "social_accounts", relation: "account" },
   },
-  // Once the publisher has taken a post (rendering, publishing) or it went out, it is read-only.
-  async beforeWrite(_tx, { mode, existing }) {
-    if (mode === "create" || !existing || existing.status === "scheduled") return;
+  // Every create and reschedule goes through the one scheduling service (./scheduling.ts): the
+  // action, REST, GraphQL and bulk alike. Once the publisher has taken a post (rendering,
+  // publishing) or it went out, it is read-only.
+  async beforeWrite(tx, write) {
+    const { mode, existing } = write;
+    if (mode === "create" || (mode === "update" && existing?.status === "scheduled")) return checkSchedule(tx, write);
+    if (!existing || existing.status === "scheduled") return;
     throw new ApiError("conflict", `The scheduled post is ${String(existing.status)}: it can no longer be ${mode === "delete" ? "deleted" : "changed"}.`, {
       details: { status: existing.status },
       hint: "Only a post still `scheduled` can be updated or deleted.",

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { IdKind } from "../ids.js";
 import type { ScopeGroup } from "../auth/scopes.js";
 import type { Tx } from "../db/transaction.js";
+import type { GraphQLContext } from "../graphql/context.js";
 
 export type RouteKind = "list" | "get" | "create" | "update" | "delete";
 
@@ -45,6 +46,21 @@ export interface ResourceChildren {
   relation: string;
   /** With a link table: the relation on the link model that reaches the child (`video`). */
   through?: string;
+}
+
+/** What a resource's beforeWrite hook is told about one write. */
+export interface RecordWrite {
+  mode: "create" | "update" | "delete";
+  /** The record's id (on create, the one it is about to get). */
+  id: string;
+  input?: Record<string, unknown>;
+  existing?: Record<string, unknown>;
+  /** The caller: its workspace, key and services. */
+  context: GraphQLContext;
+  /** The action writing the record through createRecordIn/updateRecordIn; absent on the resource's own routes. */
+  action?: string;
+  /** Work to run once the write committed (live mode only), e.g. queueing a job. */
+  afterCommit(this: void, work: () => Promise<unknown>): void;
 }
 
 export interface ResourceDefinition {
@@ -112,8 +128,9 @@ export interface ResourceDefinition {
    * Checks a write against the record as a whole, inside the write's transaction, after the
    * fields passed their own rules: a flow's graph, a scheduled post that already went out (409).
    * `existing` is the stored row (absent on create); `input` the accepted fields (absent on delete).
+   * It may return service-set columns to store with the write (a scheduled post's platform).
    */
-  beforeWrite?(tx: Tx, write: { mode: "create" | "update" | "delete"; input?: Record<string, unknown>; existing?: Record<string, unknown> }): Promise<void>;
+  beforeWrite?(tx: Tx, write: RecordWrite): Promise<void | Record<string, unknown>>;
   /** Fills service-set columns on create (e.g. the creating key as owner). */
   stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
   description: string;

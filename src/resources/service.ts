@@ -2,7 +2,7 @@
 // transaction with their record events, and test-mode simulation (src/db/transaction.ts).
 import { Prisma } from "../generated/prisma/client.js";
 import { ApiError, notFound } from "../errors/api-error.js";
-import type { ResourceDefinition } from "../registry/resource.js";
+import type { RecordWrite, ResourceDefinition } from "../registry/resource.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { inWriteTransaction, type Tx } from "../db/transaction.js";
 import { recordEvent } from "../outbox/record-event.js";
@@ -14,8 +14,47 @@ import { fullSelection, presentRecord, withColumns, type PrismaQuery } from "./s
 import { isVisible } from "./visibility.js";
 import { resourceByName } from "../registry/resources.js";
 import { validationFailed, type ValidationIssue } from "../validation/issues.js";
+import { logger } from "../logger.js";
 
 type Row = Record<string, unknown>;
+
+/**
+ * How a write inside an open transaction reaches its caller: the action writing it (createRecordIn
+ * from an action's run) and where work after commit goes (the action's afterCommit).
+ */
+export interface WriteCaller {
+  action?: string;
+  afterCommit(this: void, work: () => Promise<unknown>): void;
+}
+
+/** A caller for a resource route's own transaction: its follow-ups run once it committed. */
+function routeCaller(): WriteCaller & { followUps: (() => Promise<unknown>)[] } {
+  const followUps: (() => Promise<unknown>)[] = [];
+  return { followUps, afterCommit: (work) => followUps.push(work) };
+}
+
+/** Work after commit cannot undo the write; a failure is logged (sweeps heal lost jobs). */
+async function runFollowUps(context: GraphQLContext, followUps: (() => Promise<unknown>)[]): Promise<void> {
+  if (!context.auth.livemode) return;
+  for (const work of followUps) {
+    try {
+      await work();
+    } catch (error) {
+      logger.error({ err: error, request_id: context.requestId }, "follow-up after a record write failed");
+    }
+  }
+}
+
+function hookWrite(context: GraphQLContext, caller: WriteCaller | undefined, write: Omit<RecordWrite, "context" | "action" | "afterCommit">): RecordWrite {
+  return {
+    ...write,
+    context,
+    action: caller?.action,
+    afterCommit: caller?.afterCommit ?? (() => {
+      throw new Error("this record write needs work after commit: pass the caller's afterCommit (WriteCaller)");
+    }),
+  };
+}
 
 /**
  * What loadOwned needs of a record's kind: a resource, or a workspace-owned table that only
@@ -119,15 +158,17 @@ function snapshot(tx: Tx, resource: ResourceDefinition, id: string): Promise<Row
   return readBack(tx, resource, id, { select: fullSelection(resource) });
 }
 
-async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput, query: PrismaQuery): Promise<Row> {
+async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, input: RecordInput, query: PrismaQuery, caller?: WriteCaller): Promise<Row> {
   const id = newId(resource.idPrefix);
+  // The hook first: its own ownership checks (403/404) come before the generic 422.
+  const stamped = await resource.beforeWrite?.(tx, hookWrite(context, caller, { mode: "create", id, input }));
   await checkReferences(tx, context, resource, input);
-  await resource.beforeWrite?.(tx, { mode: "create", input });
   await delegateFor(tx, resource.model).create({
     select: { [idColumn(resource)]: true },
     data: {
       ...columnData(resource, input),
       ...resource.stampOnCreate?.(context.auth),
+      ...stamped,
       [idColumn(resource)]: id,
       workspace_id: context.auth.workspaceId,
     },
@@ -138,36 +179,42 @@ async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceD
 }
 
 /** Creates a record inside an open transaction (an action's, or createRecord's own). */
-export function createRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
-  return insertRecord(tx, context, resource, parseRecordInput(resource, "create", rawInput), query);
+export function createRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery, caller?: WriteCaller): Promise<Row> {
+  return insertRecord(tx, context, resource, parseRecordInput(resource, "create", rawInput), query, caller);
 }
 
 export async function createRecord(context: GraphQLContext, resource: ResourceDefinition, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   // Validation runs before the transaction opens, so a 422 costs no database round trip.
   const input = parseRecordInput(resource, "create", rawInput);
-  return inWriteTransaction(context.prisma, context.auth, (tx) => insertRecord(tx, context, resource, input, query));
+  const caller = routeCaller();
+  const row = await inWriteTransaction(context.prisma, context.auth, (tx) => insertRecord(tx, context, resource, input, query, caller));
+  await runFollowUps(context, caller.followUps);
+  return row;
 }
 
 /** Updates a record inside an open transaction (an action's, or updateRecord's own). */
-export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery, caller?: WriteCaller): Promise<Row> {
   const existing = await loadOwned(tx, context, resource, id, resource.beforeWrite ? { select: fullSelection(resource) } : { select: { [idColumn(resource)]: true } });
   const input = parseRecordInput(resource, "update", rawInput);
+  const stamped = await resource.beforeWrite?.(tx, hookWrite(context, caller, { mode: "update", id, input, existing }));
   await checkReferences(tx, context, resource, input);
-  await resource.beforeWrite?.(tx, { mode: "update", input, existing });
   await delegateFor(tx, resource.model).update({
     select: { [idColumn(resource)]: true },
     where: { [idColumn(resource)]: id },
     // Always touch the row so @updatedAt moves even when only a relation changed.
-    data: { ...columnData(resource, input), [idColumn(resource)]: id },
+    data: { ...columnData(resource, input), ...stamped, [idColumn(resource)]: id },
   });
   await writeVirtualFields(tx, context, resource, id, input);
   await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
   return readBack(tx, resource, id, query);
 }
 
-export function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
+export async function updateRecord(context: GraphQLContext, resource: ResourceDefinition, id: string, rawInput: unknown, query: PrismaQuery): Promise<Row> {
   // updateRecordIn checks ownership before the body, so another workspace's id is 403/404 whatever the body says.
-  return inWriteTransaction(context.prisma, context.auth, (tx) => updateRecordIn(tx, context, resource, id, rawInput, query));
+  const caller = routeCaller();
+  const row = await inWriteTransaction(context.prisma, context.auth, (tx) => updateRecordIn(tx, context, resource, id, rawInput, query, caller));
+  await runFollowUps(context, caller.followUps);
+  return row;
 }
 
 export interface Deletion {
@@ -177,9 +224,9 @@ export interface Deletion {
 }
 
 /** Deletes a record inside an open transaction (an action's, or deleteRecord's own). */
-export async function deleteRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string): Promise<Deletion> {
+export async function deleteRecordIn(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, id: string, caller?: WriteCaller): Promise<Deletion> {
   const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
-  await resource.beforeWrite?.(tx, { mode: "delete", existing: before });
+  await resource.beforeWrite?.(tx, hookWrite(context, caller, { mode: "delete", id, existing: before }));
   await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
   await emitRecordEvent(tx, context, resource, "deleted", before);
   return { object: resource.kind, id, deleted: true as const };

@@ -23,9 +23,29 @@ export const ROUND_TRIPS: Record<string, { create: Row; update: Row | null }> = 
   video_styles: { create: { name: "Neon" }, update: { style_data: { glow: 0.8 } } },
   smart_group_configs: { create: { name: "Quiz of four", type: "quiz" }, update: { base_type: "qcm", layer_mappings: { q: "title" } } },
   custom_video_types: { create: { name: "Recipe" }, update: { type: "tutorial" } },
-  scheduled_posts: { create: { platform: "video_site", scheduled_at: "2030-01-01T10:00:00Z", caption: "Out now" }, update: { title: "Launch" } },
+  // Within the scheduling horizon (a year); its video and account come from PREREQUISITES.
+  scheduled_posts: { create: { platform: "video_site", scheduled_at: new Date(Date.now() + 7 * 86_400_000).toISOString(), caption: "Out now" }, update: { title: "Launch" } },
   character_tags: { create: { tag_name: "Hero" }, update: { tag_color: "#00ff00" } },
 };
+
+/**
+ * What a create needs in the workspace beyond its payload: a scheduled post goes through the
+ * scheduling service (src/publishing/scheduling.ts), so it names the workspace's video and
+ * connected account, and the workspace pays its credit. Returns the fields to add to the payload.
+ */
+export const PREREQUISITES: Record<string, (prisma: PrismaClient, workspaceId: string) => Promise<Row>> = {
+  scheduled_posts: async (prisma, workspace_id) => {
+    const video = await prisma.video.create({ data: { video_id: newId("video"), workspace_id, video_name: "To publish" } });
+    const account = await prisma.socialAccount.create({ data: { account_id: newId("social_account"), workspace_id, platform: "video_site", account_name: "Channel" } });
+    await prisma.workspace.update({ where: { workspace_id }, data: { credit_balance: { increment: 10 } } });
+    return { video_id: video.video_id, account_id: account.account_id };
+  },
+};
+
+/** A resource's create payload, with what it needs made in the workspace first. */
+export async function createPayload(prisma: PrismaClient, name: string, workspaceId: string): Promise<Row> {
+  return { ...ROUND_TRIPS[name]!.create, ...(await PREREQUISITES[name]?.(prisma, workspaceId)) };
+}
 
 export type Seed = (workspaceId: string) => Promise<string>;
 

@@ -21,7 +21,8 @@ import { videos } from "../../videos/resource.js";
 import { LINK_SECONDS } from "../../faceless/video.js";
 import { slideshowExportOperation } from "../operations.js";
 import { assertIdle, loadSlideshow } from "../load.js";
-import { isPending, slideKey, slideSeconds, slideText, slideUrl } from "../slides.js";
+import { isPending, slideKey, slideText, slideTimes, slideUrl } from "../slides.js";
+import { crossfades } from "../../faceless/composition.js";
 
 export const EXPORT_FORMATS = ["mp4"] as const;
 const CAPTION_CHARACTERS = 120;
@@ -68,16 +69,19 @@ export default defineAction({
     const format = isRenderFormat(slideshow.slideshow_format) ? slideshow.slideshow_format : "portrait";
     const size = FORMAT_SIZES[format];
     const files = graphql.services.files;
+    // Back to back, each slide slowly zoomed (Ken Burns) and dissolving into the next one.
+    const times = slideTimes(slideshow.slides);
+    const at = times.at(-1)?.end ?? 0;
+    const timed = crossfades(times.map((time) => ({ ...time, picture: true })), at);
     const layers: Record<string, unknown>[] = [];
-    let at = 0;
-    for (const slide of slideshow.slides) {
-      const seconds = slideSeconds(slide);
+    slideshow.slides.forEach((slide, index) => {
+      const { start, end } = times[index]!;
       const key = slideKey(slide);
-      layers.push({ type: "image", start: at, end: at + seconds, src: key ? files.signedUrl(key, LINK_SECONDS) : slideUrl(slide), x: 0, y: 0, width: size.width, height: size.height });
+      const motion = { type: index % 2 === 0 ? "zoom_in" : "zoom_out", zoom: 1.1 };
+      layers.push({ type: "image", start, ...timed[index], src: key ? files.signedUrl(key, LINK_SECONDS) : slideUrl(slide), x: 0, y: 0, width: size.width, height: size.height, motion });
       const caption = slideText(slide);
-      if (caption) layers.push({ type: "text", start: at, end: at + seconds, text: caption.slice(0, CAPTION_CHARACTERS), font_size: Math.round(size.width / 24), box_color: "#00000099", y: Math.round(size.height * 0.75) });
-      at += seconds;
-    }
+      if (caption) layers.push({ type: "text", start, end, text: caption.slice(0, CAPTION_CHARACTERS), font_size: Math.round(size.width / 24), box_color: "#00000099", y: Math.round(size.height * 0.75) });
+    });
     const composition = { duration: at, fps: 30, background_color: "#000000", layers };
     parseComposition(composition); // a slide URL the renderer cannot take is a 422 now, not a failed render
     const video = await createRecordIn(tx, graphql, videos, { video_name: `${slideshow.slideshow_name} (export)`.slice(0, 500), video_format: format, composition, video_json: { source: "slideshow", slideshow_id: slideshow.slideshow_id } }, { select: { video_id: true } });
