@@ -10,7 +10,7 @@ import { postReviewNote } from "../../src/scripts/review/client.js";
 import { NOTE_BODY_MAX } from "../../src/scripts/review/page.js";
 
 // A generous keyless window: the address counter is shared with every test file on this machine.
-const service = useService({ anonymousPerMinute: 100_000 });
+const service = useService();
 // A tight one, for the test that spends it (from an address of its own).
 const tight = useService({ anonymousPerMinute: 3 });
 const prisma = () => service.service.database.prisma;
