@@ -3,6 +3,7 @@
 import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { Redis } from "ioredis";
+import { logger } from "../logger.js";
 import type { eventEnvelope } from "../webhooks/envelope.js";
 
 export type LiveEvent = ReturnType<typeof eventEnvelope>;
@@ -10,6 +11,9 @@ export type LiveEvent = ReturnType<typeof eventEnvelope>;
 export function createLiveEvents(redisUrl: string) {
   const publishClient = new Redis(redisUrl, { lazyConnect: false });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  // Without a listener ioredis reports every failed reconnect as an unhandled error event; the
+  // clients reconnect on their own, and subscribers miss only what was published meanwhile.
+  for (const client of [publishClient, subscribeClient]) client.on("error", (error) => logger.warn({ err: error }, "live events redis error"));
   const pubsub = createPubSub<{ "workspace-events": [workspaceId: string, event: LiveEvent] }>({
     eventTarget: createRedisEventTarget({ publishClient, subscribeClient }),
   });

@@ -24,6 +24,8 @@ export class JobQueues {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: connectionFor(this.redisUrl) });
+      // A queue reconnects on its own; without a listener each failed attempt is an unhandled error event.
+      queue.on("error", (error) => logger.warn({ err: error, queue: name }, "job queue redis error"));
       this.queues.set(name, queue);
     }
     return queue;
