@@ -10,6 +10,7 @@ import { migrate } from "../db/migrate.js";
 import { defaultWorkspace } from "../workspaces/workspace-service.js";
 import { connectAccount } from "../publishing/accounts.js";
 import { PLATFORMS } from "../publishing/platforms/index.js";
+import { runMain } from "./run-main.js";
 
 const USAGE = `usage: npm run account -- connect <${Object.keys(PLATFORMS).join("|")}> --name TEXT --access-token TOKEN [--refresh-token TOKEN] [--expires-at ISO] [--platform-account-id ID] [--workspace ID]`;
 
@@ -86,10 +87,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runMain(main);

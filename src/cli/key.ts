@@ -11,6 +11,7 @@ import { migrate } from "../db/migrate.js";
 import { createApiKey, scopesForPreset, assertValidScopes } from "../auth/key-service.js";
 import { isPresetName, PRESETS } from "../auth/scopes.js";
 import { createWorkspace, defaultWorkspace } from "../workspaces/workspace-service.js";
+import { runMain } from "./run-main.js";
 
 const USAGE = `usage: npm run key -- create [--preset ${Object.keys(PRESETS).join("|")} | --scopes a,b] [--test] [--workspace ID|new] [--name TEXT]`;
 
@@ -105,10 +106,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runMain(main);
