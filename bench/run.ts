@@ -35,6 +35,8 @@ const argv = process.argv.slice(2);
 const argument = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const SECONDS = Number(argument("--duration") ?? process.env.BENCH_SECONDS ?? 5);
 const SERVICE_ONLY = argument("--only") === "service";
+// `--only serving`: the four scenarios beside their baselines, without the other sections.
+const SERVING_ONLY = SERVICE_ONLY || argument("--only") === "serving";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const VIDEO_COUNT = 2000;
 const LIST_FIELDS = ["video_id", "video_name", "video_format", "published", "video_created_at"];
@@ -174,9 +176,9 @@ async function main(): Promise<void> {
       console.error(`${name}: ${measured.requests.toFixed(0)} req/s vs baseline ${base.requests.toFixed(0)} req/s (${(measured.requests / base.requests).toFixed(2)}x)`);
       if (measured.errors || base.errors) console.error(`  non-2xx or errors: service ${measured.errors}, baseline ${base.errors}`);
     }
-    const pagination = SERVICE_ONLY ? "" : await paginationSection(pool, workspaceId, service.url, headers);
-    const queryCounts = SERVICE_ONLY ? "" : await queryCountSection(database.url, pool);
-    const renderCost = SERVICE_ONLY ? "" : await renderSection(prisma, workspaceId, service.url, loadConfig().renderPreset);
+    const pagination = SERVING_ONLY ? "" : await paginationSection(pool, workspaceId, service.url, headers);
+    const queryCounts = SERVING_ONLY ? "" : await queryCountSection(database.url, pool);
+    const renderCost = SERVING_ONLY ? "" : await renderSection(prisma, workspaceId, service.url, loadConfig().renderPreset);
     const report = [
       "# Benchmark results",
       "",
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
       renderCost,
     ].join("\n");
     console.log(report);
-    await writeFile(fileURLToPath(new URL("./results.md", import.meta.url)), report);
+    if (!SERVING_ONLY) await writeFile(fileURLToPath(new URL("./results.md", import.meta.url)), report);
   } finally {
     baseline.close();
     await pool.end();

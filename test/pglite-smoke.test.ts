@@ -109,6 +109,7 @@ it("serves records and renders a video on embedded PGlite, and keeps the records
   await stop();
 
   // --- second start on the same data dir: same records, same key ---
+  const restartedAt = new Date();
   service = await start(dataDir);
   expect(service.database.kind).toBe("pglite");
   client = new Client(service.url, secret);
@@ -123,6 +124,16 @@ it("serves records and renders a video on embedded PGlite, and keeps the records
   expect(persistedFolder.status).toBe(200);
   expect(persistedFolder.body).toMatchObject({ folder_name: "Final", folder_color: "blue" });
   expect((await client.get(`/api/v1/videos/${scratchId}`)).status).toBe(404);
+
+  // The first run's request log was written on embedded PGlite too (flushed at stop).
+  const logged = await service.database.prisma.requestLog.findMany({
+    where: { workspace_id: workspaceId, route: "/api/v1/folders/{folder_id}", created_at: { lt: restartedAt } },
+  });
+  expect(logged.map((entry) => [entry.method, entry.status]).sort()).toEqual([
+    ["GET", 200],
+    ["PATCH", 200],
+  ]);
+  expect(logged[0]).toMatchObject({ key_id: expect.any(String), request_livemode: true, idempotent_replay: false, created_at: expect.any(Date) });
 
   // Writes work on the reopened database too.
   expect((await client.delete(`/api/v1/videos/${videoId}`)).body).toMatchObject({ video_id: videoId, deleted: true });
