@@ -37,6 +37,8 @@ const SECONDS = Number(argument("--duration") ?? process.env.BENCH_SECONDS ?? 5)
 const SERVICE_ONLY = argument("--only") === "service";
 // `--only serving`: the four scenarios beside their baselines, without the other sections.
 const SERVING_ONLY = SERVICE_ONLY || argument("--only") === "serving";
+// `--scenario <text>`: only the serving scenarios whose name contains it (profiling one path).
+const SCENARIO = argument("--scenario");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const VIDEO_COUNT = 2000;
 const LIST_FIELDS = ["video_id", "video_name", "video_format", "published", "video_created_at"];
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
     ];
     const pairs: [Measurement, Measurement][] = [];
     for (const [name, serviceOptions, baselineOptions] of scenarios) {
+      if (SCENARIO && !name.includes(SCENARIO)) continue;
       // The baseline runs right before each scenario so both see the same machine state.
       const base = SERVICE_ONLY ? { name, requests: NaN, p50: NaN, p99: NaN, errors: 0 } : await measure(`${name} (baseline)`, baselineOptions);
       // A short warm-up first: the JIT, Prisma's query plans and the key cache, as in a running service.

@@ -86,8 +86,34 @@ function narrow(selectionSet: SelectionSetNode, path: string[], selection: Recor
   };
 }
 
-/** Rewrites Sofa's operation so the record carries only the selected fields. */
+/** Narrowed documents kept per operation document; a client's `fields` lists could be endless. */
+const NARROWED_PER_DOCUMENT = 256;
+const narrowedDocuments = new WeakMap<DocumentNode, Map<string, DocumentNode>>();
+
+function selectionKey(selection: RecordSelection): string {
+  const fields = selection.fields ? [...selection.fields].sort().join(",") : "*";
+  return `${selection.path.join(".")}|${fields}|${[...selection.omit].sort().join(",")}`;
+}
+
+/**
+ * Rewrites Sofa's operation so the record carries only the selected fields. The same selection
+ * gets the same document object back: graphql-js and Pothos cache their per-field planning on the
+ * document's nodes, and a fresh document per request made every request plan anew.
+ */
 export function narrowDocument(document: DocumentNode, selection: RecordSelection): DocumentNode {
+  let known = narrowedDocuments.get(document);
+  if (!known) narrowedDocuments.set(document, (known = new Map<string, DocumentNode>()));
+  const key = selectionKey(selection);
+  let narrowed = known.get(key);
+  if (!narrowed) {
+    if (known.size >= NARROWED_PER_DOCUMENT) known.clear();
+    narrowed = buildNarrowedDocument(document, selection);
+    known.set(key, narrowed);
+  }
+  return narrowed;
+}
+
+function buildNarrowedDocument(document: DocumentNode, selection: RecordSelection): DocumentNode {
   return {
     ...document,
     definitions: document.definitions.map((definition) => {

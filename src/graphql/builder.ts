@@ -4,6 +4,7 @@ import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
+import LoadedColumnsPlugin from "./loaded-column-plugin.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { datamodel } from "../registry/datamodel.js";
 import type { GraphQLContext } from "./context.js";
@@ -41,7 +42,8 @@ export const builder = new SchemaBuilder<{
     scopes: readonly string[];
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
+  // First, so its shortcut wraps the others' resolvers (it only marks scope-free columns).
+  plugins: [LoadedColumnsPlugin, ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({

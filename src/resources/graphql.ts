@@ -2,6 +2,7 @@
 // resource: the declaration and the Prisma model say what to build.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.js";
+import { LOADED_COLUMN } from "../graphql/loaded-column-plugin.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../registry/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
@@ -23,11 +24,11 @@ const loose = builder as any;
 function exposeColumn(t: AnyFieldBuilder, resource: ResourceDefinition, column: ModelField) {
   const nullable = !column.isRequired;
   const name = column.name;
-  if (name === idColumn(resource)) return t.exposeID(name);
+  if (name === idColumn(resource)) return t.exposeID(name, { extensions: { [LOADED_COLUMN]: name } });
   const scalar: Record<string, string> = { String: "String", Boolean: "Boolean", Int: "Int", Float: "Float", DateTime: "DateTime", Json: "JSON" };
   const type = scalar[column.type];
   if (!type) throw new Error(`No GraphQL type for ${resource.model}.${name} (${column.type})`);
-  return t.expose(name, { type: column.isList ? [type] : type, nullable });
+  return t.expose(name, { type: column.isList ? [type] : type, nullable, extensions: { [LOADED_COLUMN]: name } });
 }
 
 function defineRecordType(resource: ResourceDefinition) {
