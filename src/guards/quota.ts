@@ -2,6 +2,7 @@
 // month (UTC). Counted in Redis under a key per month, so a new month starts from zero.
 import type { Redis } from "ioredis";
 import { ApiError } from "../errors/api-error.js";
+import { redisScript } from "../redis/script.js";
 
 type QuotaUnit = "requests" | "credits";
 
@@ -56,6 +57,13 @@ export function quotaCounter(keyId: string, now: Date): { key: string; expireAt:
   return { key: counterKey(keyId, now), expireAt: Math.floor(nextPeriodStart(now).getTime() / 1000) + 7 * 86_400 };
 }
 
+// Atomic check-and-add: never counts past the ceiling, even under concurrent calls.
+const CONSUME_QUOTA = redisScript(`local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return -used - 1 end
+used = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('EXPIREAT', KEYS[1], ARGV[3])
+return used`);
+
 export class QuotaService {
   constructor(private readonly redis: Redis) {}
 
@@ -65,19 +73,7 @@ export class QuotaService {
    */
   async consume(keyId: string, quota: KeyQuota, amount: number, now = new Date()): Promise<QuotaStanding> {
     const { key, expireAt } = quotaCounter(keyId, now);
-    // Atomic check-and-add: never counts past the ceiling, even under concurrent calls.
-    const used = (await this.redis.eval(
-      `local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-       if used + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return -used - 1 end
-       used = redis.call('INCRBY', KEYS[1], ARGV[1])
-       redis.call('EXPIREAT', KEYS[1], ARGV[3])
-       return used`,
-      1,
-      key,
-      String(amount),
-      String(quota.limit),
-      String(expireAt),
-    )) as number;
+    const used = (await CONSUME_QUOTA.run(this.redis, [key], [String(amount), String(quota.limit), String(expireAt)])) as number;
     if (used < 0) throw exceeded(standingOf(quota, -used - 1, now), now);
     return standingOf(quota, used, now);
   }

@@ -7,6 +7,7 @@ import { ApiError } from "../errors/api-error.js";
 import type { RateLimits, RateWindow } from "../config.js";
 import { exceeded, quotaCounter, standingOf, type KeyQuota, type QuotaService, type QuotaStanding } from "./quota.js";
 import { logger } from "../logger.js";
+import { redisScript } from "../redis/script.js";
 
 /**
  * Every window a request counts against, and its request quota, in one round trip: each is
@@ -18,7 +19,7 @@ import { logger } from "../logger.js";
  * Returns {1, count, pttl, ..., quota used}, {0, refused window index, its count, its pttl}, or
  * {-1, quota used, count, pttl, ...} (the windows as they stand, uncounted).
  */
-const CONSUME_SCRIPT = `
+const CONSUME_SCRIPT = redisScript(`
 local windows = tonumber(ARGV[1])
 for i = 1, windows do
   local used = tonumber(redis.call('GET', KEYS[i]) or '0')
@@ -53,7 +54,7 @@ if #KEYS > windows then
   result[#result + 1] = redis.call('INCRBY', KEYS[windows + 1], ARGV[q])
   redis.call('EXPIREAT', KEYS[windows + 1], ARGV[q + 2])
 end
-return result`;
+return result`);
 
 export interface ConsumeResult {
   standings: WindowStanding[];
@@ -149,7 +150,7 @@ export class RateLimitService {
     }
     let reply: number[];
     try {
-      reply = (await this.options.redis.eval(CONSUME_SCRIPT, keys.length, ...keys, ...args)) as number[];
+      reply = (await CONSUME_SCRIPT.run(this.options.redis, keys, args)) as number[];
     } catch (error) {
       logger.warn({ err: error }, "rate windows counted in memory: Redis did not answer");
       const standings = await this.consume(keyId, limits, points, options.spendsCredits);
