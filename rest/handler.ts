@@ -13,7 +13,7 @@ import { API_BASE_PATH, createOperationRunner, createSofaHandler, type Operation
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
-import { errorResponse, jsonResponse, methodNotAllowed, withEnvelope } from "./responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed, printWithEnvelope, withEnvelope } from "./responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { ACTIONS } from "../src/actions/catalog.js";
@@ -27,6 +27,7 @@ import { SseChannel } from "../src/actions/framework/stream.js";
 import { errorEnvelope, toApiError } from "../src/errors/envelope.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
 import { assertStorableParam } from "../src/validation/storable.js";
+import { Response } from "../src/http/response.js";
 
 /** Names the route in the request log (`/api/v1/videos/{video_id}`). */
 function logRoute(pattern: string): void {
@@ -100,7 +101,7 @@ export function createRestHandler(schema: GraphQLSchema) {
   /** The operation's value with the envelope's members, printed once. */
   function envelope(answer: OperationAnswer, headOnly: boolean): Response {
     if (!answer.ok) return answer.response;
-    const body = JSON.stringify(withEnvelope((answer.data ?? {}) as Record<string, unknown>));
+    const body = printWithEnvelope(answer.data);
     const headers = { "content-type": "application/json; charset=utf-8" };
     return new Response(headOnly ? null : body, { status: answer.status, headers });
   }

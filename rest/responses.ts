@@ -3,6 +3,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import { errorEnvelope } from "../src/errors/envelope.js";
 import { currentRequestContext } from "../src/context/request-context.js";
+import { Response } from "../src/http/response.js";
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -19,6 +20,20 @@ export function errorResponse(error: ApiError): Response {
 export function withEnvelope(body: Record<string, unknown>): Record<string, unknown> {
   const context = currentRequestContext();
   return { ...body, livemode: context?.auth?.livemode ?? true, request_id: context?.requestId ?? "" };
+}
+
+/**
+ * The success body printed with livemode and request_id last, as withEnvelope gives them, but
+ * without copying the record first: the members are added to the printed object.
+ */
+export function printWithEnvelope(body: unknown): string {
+  if (body === null || typeof body !== "object" || Array.isArray(body) || "livemode" in body || "request_id" in body) {
+    return JSON.stringify(withEnvelope((body ?? {}) as Record<string, unknown>));
+  }
+  const context = currentRequestContext();
+  const members = `"livemode":${context?.auth?.livemode ?? true},"request_id":${JSON.stringify(context?.requestId ?? "")}`;
+  const printed = JSON.stringify(body);
+  return printed === "{}" ? `{${members}}` : `${printed.slice(0, -1)},${members}}`;
 }
 
 /** 405 with the methods the path does answer, in `Allow` and in `details`. */

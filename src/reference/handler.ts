@@ -8,6 +8,7 @@ import { ApiError } from "../errors/api-error.js";
 import { methodNotAllowed } from "../../rest/responses.js";
 import { errorCodesPage } from "./errors-page.js";
 import { DOCS_NAV } from "./html.js";
+import { Response } from "../http/response.js";
 
 export const DOCS_PATH = "/docs";
 

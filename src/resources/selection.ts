@@ -27,14 +27,16 @@ export function compactQuery(model: string, query: PrismaQuery): PrismaQuery {
   const scalars = scalarNamesOf(model);
   const include: Record<string, unknown> = {};
   let selectedScalars = 0;
-  for (const [key, value] of Object.entries(query.select)) {
+  const select = query.select;
+  for (const key in select) {
+    const value = select[key];
     if (!value) continue;
     if (scalars.has(key)) selectedScalars += 1;
     else include[key] = value;
   }
   if (selectedScalars * 2 < scalars.size) return query;
   const omit: Record<string, true> = {};
-  for (const name of scalars) if (!query.select[name]) omit[name] = true;
+  for (const name of scalars) if (!select[name]) omit[name] = true;
   return {
     ...(Object.keys(include).length > 0 && { include }),
     ...(Object.keys(omit).length > 0 && { omit }),
