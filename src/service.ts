@@ -43,7 +43,7 @@ export async function startService(config: Config): Promise<RunningService> {
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
 
     redisHandle = await resolveRedis(config);
-    redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+    redis = new Redis(redisHandle.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, enableAutoPipelining: true });
     redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
     await redis.connect();
     const redisClient = redis;

@@ -31,18 +31,26 @@ export interface Database {
  */
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 
+/**
+ * Any other error format makes Prisma build an Error on every query, to point a pretty message
+ * at the calling line should the query fail: a stack capture per query. The API never shows
+ * Prisma's messages (failures are classified by code into the envelope), and logs keep the code
+ * and the plain message.
+ */
+const ERROR_FORMAT = "minimal" as const;
+
 /** Counting logs every statement through Prisma's event emitter, so only tests turn it on. */
 function prismaClient(adapter: PrismaPg | PrismaPGlite, countQueries: boolean): { prisma: PrismaClient; queryCount(this: void): number } {
   if (!countQueries) {
     return {
-      prisma: new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }),
+      prisma: new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, errorFormat: ERROR_FORMAT }),
       queryCount: () => {
         throw new Error("open the database with countQueries to count its queries");
       },
     };
   }
   let count = 0;
-  const client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, log: [{ emit: "event", level: "query" }] });
+  const client = new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS, errorFormat: ERROR_FORMAT, log: [{ emit: "event", level: "query" }] });
   client.$on("query", (event) => {
     // The request log's own batched writes are bookkeeping, not work a request asked for.
     if (!event.query.includes("request_logs")) count += 1;
