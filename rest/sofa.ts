@@ -18,7 +18,7 @@ import {
   type TypeNode,
 } from "graphql";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { executeCompiled } from "../src/graphql/compiled-execution.js";
 import { createSofa, useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
 import { SERVED_RESOURCES } from "../src/registry/resources.js";
@@ -168,23 +168,6 @@ export function createOperationRunner(schema: GraphQLSchema) {
     return planned;
   }
 
-  /**
-   * REST runs a fixed set of documents (one per operation, narrowed per selection, each kept as
-   * one object), so each is compiled once into a function (graphql-jit) and run as that: no
-   * collecting and resolving the selection again per request. One that cannot be compiled runs on
-   * graphql-js.
-   */
-  const compiled = new WeakMap<DocumentNode, CompiledQuery | null>();
-  function executeCompiled(document: DocumentNode, contextValue: unknown, variableValues: Record<string, unknown>, operationName: string | undefined) {
-    let query = compiled.get(document);
-    if (query === undefined) {
-      const result = compileQuery(schema, document, operationName);
-      query = isCompiledQuery(result) ? result : null;
-      compiled.set(document, query);
-    }
-    return query ? query.query(undefined, contextValue, variableValues) : execute({ schema, document, contextValue, variableValues, operationName });
-  }
-
   return async function run(
     target: OperationTarget,
     url: URL,
@@ -209,7 +192,8 @@ export function createOperationRunner(schema: GraphQLSchema) {
     const contextValue: SofaContextValue = { ...context, restSelection: options.selection, wholeResult: options.wholeResult };
     const { selection, wholeResult } = options;
     const document = wholeResult ? wholeResultDocument(schema, planned.document) : selection ? narrowDocument(planned.document, selection) : planned.document;
-    const result = await executeCompiled(document, contextValue, variableValues, planned.operation.name?.value);
+    // REST's documents are fixed objects (one per operation and selection): each runs compiled.
+    const result = await executeCompiled({ schema, document, contextValue, variableValues, operationName: planned.operation.name?.value });
     if (result.errors?.length) return { ok: false, response: errorResponse(classifyGraphQLError(result.errors[0])) };
     return { ok: true, status: target.successStatus, data: (result.data)?.[target.fieldName] ?? null };
   };
