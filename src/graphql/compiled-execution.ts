@@ -1,12 +1,13 @@
 // Operations run compiled (graphql-jit), once per document and operation name: graphql-js collects
 // and completes a selection field by field on every execution, a compiled query is a function
-// built once for it. REST's fixed documents and yoga's parsed-document cache hand the same
-// document object back for the same operation, so the compilation is paid once. An operation
-// graphql-jit cannot compile runs on graphql-js.
-import { execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+// built once for it. REST's documents are fixed objects (one per operation and selection), so
+// each compilation is paid once. An operation graphql-jit cannot compile runs on graphql-js.
+//
+// /graphql stays on graphql-js: under graphql-jit, nested lists were batched into more queries
+// (6 statements for folders { videos } instead of 4) and a JSON input scalar given as a variable
+// was coerced differently, both caught by the suite.
+import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
-import type { Plugin } from "graphql-yoga";
-import { getOperationAST, OperationTypeNode } from "graphql";
 
 const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
 
@@ -36,14 +37,3 @@ export function executeCompiled(run: OperationRun): Promise<ExecutionResult> | E
   const query = compiledQuery(run.schema, run.document, run.operationName);
   return query ? query.query(undefined, run.contextValue, run.variableValues ?? {}) : execute(run);
 }
-
-/** Yoga runs queries and mutations compiled; subscriptions stay on graphql-js. */
-export const useCompiledExecution: Plugin = {
-  onExecute({ args, setExecuteFn }) {
-    const { schema, document } = args as ExecutionArgs;
-    const operationName = (args as ExecutionArgs).operationName ?? undefined;
-    if (getOperationAST(document, operationName)?.operation === OperationTypeNode.SUBSCRIPTION) return;
-    const query = compiledQuery(schema, document, operationName);
-    if (query) setExecuteFn((run) => query.query(run.rootValue, run.contextValue, (run.variableValues ?? {}) as Record<string, unknown>));
-  },
-};

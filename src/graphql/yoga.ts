@@ -2,7 +2,6 @@
 // (src/http/app.ts), which passes the resolver context in the server context.
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
-import { useCompiledExecution } from "./compiled-execution.js";
 import { getSchema } from "./schema.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
@@ -64,6 +63,6 @@ export function createGraphQLHandler() {
     maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
     // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
-    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useCompiledExecution],
+    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins()],
   });
 }
