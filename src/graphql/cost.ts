@@ -131,15 +131,41 @@ function estimateField(walk: Walk, node: FieldNode, parent: GraphQLObjectType, l
   return isListType(getNullableType(definition.type)) ? listSize * perItem : perItem;
 }
 
+/**
+ * The fields of a selection set, collected once per set and type: the result walk visits the same
+ * set for every row of a list. A set belongs to one document, whose fragments never change.
+ */
+const collected = new WeakMap<SelectionSetNode, Map<string, { node: FieldNode; parent: GraphQLObjectType }[]>>();
+
+function fieldsOf(walk: Walk, selectionSet: SelectionSetNode, type: GraphQLObjectType): { node: FieldNode; parent: GraphQLObjectType }[] {
+  let byType = collected.get(selectionSet);
+  if (!byType) collected.set(selectionSet, (byType = new Map<string, { node: FieldNode; parent: GraphQLObjectType }[]>()));
+  let fields = byType.get(type.name);
+  if (!fields) byType.set(type.name, (fields = collectFields(walk, selectionSet, type)));
+  return fields;
+}
+
 /** Points of what a selection set actually returned: lists counted at their real length. */
 function actualSelection(walk: Walk, selectionSet: SelectionSetNode | undefined, type: GraphQLObjectType, value: unknown): number {
   if (!selectionSet || value === null || typeof value !== "object") return 0;
   let points = 0;
-  for (const { node, parent } of collectFields(walk, selectionSet, type)) {
+  for (const { node, parent } of fieldsOf(walk, selectionSet, type)) {
     const key = (node.alias ?? node.name).value;
     points += actualField(walk, node, parent, (value as Record<string, unknown>)[key]);
   }
   return points;
+}
+
+/** The object type a field returns (through lists and non-null), or null for a leaf; once per field. */
+const objectTypes = new WeakMap<GraphQLField<unknown, unknown>, GraphQLObjectType | null>();
+
+function objectTypeOf(definition: GraphQLField<unknown, unknown>): GraphQLObjectType | null {
+  let type = objectTypes.get(definition);
+  if (type === undefined) {
+    const named = getNamedType(definition.type);
+    objectTypes.set(definition, (type = isObjectType(named) ? named : null));
+  }
+  return type;
 }
 
 function actualField(walk: Walk, node: FieldNode, parent: GraphQLObjectType, value: unknown): number {
@@ -148,8 +174,8 @@ function actualField(walk: Walk, node: FieldNode, parent: GraphQLObjectType, val
   if (introspection !== undefined) return introspection;
   const definition = parent.getFields()[node.name.value];
   if (!definition) return 0;
-  const named = getNamedType(definition.type);
-  if (!isObjectType(named)) return 0;
+  const named = objectTypeOf(definition);
+  if (!named) return 0;
   if (takesLimit(definition)) return actualSelection(walk, node.selectionSet, named, value);
   if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + (item === null ? 0 : 1 + actualSelection(walk, node.selectionSet, named, item)), 0);
   return 1 + actualSelection(walk, node.selectionSet, named, value);

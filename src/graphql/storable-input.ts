@@ -48,12 +48,18 @@ function assertStorableLiterals(document: DocumentNode): void {
   });
 }
 
+/** Documents whose literals passed: yoga hands the same parsed document back for the same text. */
+const storableDocuments = new WeakSet<DocumentNode>();
+
 /** Checks an operation's values before it runs; a failure is the operation's only error. */
 export function useStorableInput(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       try {
-        assertStorableLiterals(args.document);
+        if (!storableDocuments.has(args.document)) {
+          assertStorableLiterals(args.document);
+          storableDocuments.add(args.document);
+        }
         assertStorableJson(args.variableValues ?? {}, ["variables"]);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
