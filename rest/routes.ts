@@ -27,27 +27,50 @@ function entry(pattern: string, method: string, target: RouteTarget): RouteEntry
   return { segments, literals: segments.filter((segment) => !segment.startsWith(":")).length, method, target };
 }
 
-let table: RouteEntry[] | undefined;
+/**
+ * The table, indexed by segment count and first segment (`2/videos`), so a request tries the few
+ * routes of its own resource rather than every one of them. A pattern opening with a parameter
+ * would be tried for every path of its length.
+ */
+interface RouteIndex {
+  byHead: Map<string, RouteEntry[]>;
+  openingWithParameter: RouteEntry[];
+}
 
-function routeTable(): RouteEntry[] {
-  if (table) return table;
-  table = [];
+let index: RouteIndex | undefined;
+
+function routeIndex(): RouteIndex {
+  if (index) return index;
+  const built: RouteIndex = { byHead: new Map(), openingWithParameter: [] };
+  const add = (route: RouteEntry) => {
+    const head = route.segments[0] ?? "";
+    if (head.startsWith(":")) {
+      built.openingWithParameter.push(route);
+      return;
+    }
+    const key = `${route.segments.length}/${head}`;
+    const routes = built.byHead.get(key);
+    if (routes) routes.push(route);
+    else built.byHead.set(key, [route]);
+  };
   for (const served of servedOperations()) {
     if (served.kind === "platform") {
-      table.push(entry(served.path, served.method, { kind: "platform", operation: served.operation }));
+      add(entry(served.path, served.method, { kind: "platform", operation: served.operation }));
       continue;
     }
     const target: RouteTarget = { kind: "resource", resource: served.resource, operation: served.operation };
-    table.push(entry(served.path, served.method, target));
-    if (served.operation.route === "update" && served.resource.postAlias) table.push(entry(served.path, "POST", target));
+    add(entry(served.path, served.method, target));
+    if (served.operation.route === "update" && served.resource.postAlias) add(entry(served.path, "POST", target));
   }
-  return table;
+  return (index = built);
 }
 
 /** Matches a path relative to /api/v1 (e.g. `/videos/vid_123`). */
 export function matchRoute(path: string): MatchedRoute | undefined {
   const have = pathSegments(path);
-  const candidates = routeTable().filter((candidate) => matchOperationPath(candidate.segments, have) !== undefined);
+  const { byHead, openingWithParameter } = routeIndex();
+  const sameHead = byHead.get(`${have.length}/${have[0] ?? ""}`) ?? [];
+  const candidates = [...sameHead, ...openingWithParameter].filter((candidate) => matchOperationPath(candidate.segments, have) !== undefined);
   if (candidates.length === 0) return undefined;
   const best = Math.max(...candidates.map((candidate) => candidate.literals));
   const matched: MatchedRoute = { targets: new Map() };
