@@ -8,6 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.js";
 import { pgliteRunner, pgRunner, type SqlRunner } from "./sql-runner.js";
+import { logger } from "../logger.js";
 
 export type { PrismaClient };
 
@@ -69,6 +70,10 @@ interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection the server closes (a restart, a failover, pg_terminate_backend) is an
+    // 'error' on the pool; unheard, it would end the process. The pool drops that connection and
+    // opens a new one for the next query.
+    pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));
     const { prisma, queryCount } = prismaClient(new PrismaPg(pool), options.countQueries ?? false);
     return {
       kind: "postgres",
