@@ -27,7 +27,7 @@ import { SseChannel } from "../src/actions/framework/stream.js";
 import { errorEnvelope, toApiError } from "../src/errors/envelope.js";
 import { chargeWeight, EXPORT_WEIGHT } from "../src/guards/weights.js";
 import { assertStorableParam } from "../src/validation/storable.js";
-import { Response } from "../src/http/response.js";
+import { Response } from "../src/response.js";
 
 /** Names the route in the request log (`/api/v1/videos/{video_id}`). */
 function logRoute(pattern: string): void {

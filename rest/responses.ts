@@ -3,7 +3,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import { errorEnvelope } from "../src/errors/envelope.js";
 import { currentRequestContext } from "../src/context/request-context.js";
-import { Response } from "../src/http/response.js";
+import { Response } from "../src/response.js";
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

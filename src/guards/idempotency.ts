@@ -16,7 +16,7 @@ import { ApiError } from "../errors/api-error.js";
 import { reachFaultPoint } from "../testing/fault-points.js";
 import { logger } from "../logger.js";
 import type { IdempotentRun } from "./idempotent-run.js";
-import { Response } from "../http/response.js";
+import { Response } from "../response.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

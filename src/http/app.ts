@@ -33,7 +33,7 @@ import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/
 import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
 import { logger } from "../logger.js";
 import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/review/handler.js";
-import { Response } from "./response.js";
+import { Response } from "../response.js";
 
 export interface AppDependencies {
   prisma: PrismaClient;

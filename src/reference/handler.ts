@@ -8,7 +8,7 @@ import { ApiError } from "../errors/api-error.js";
 import { methodNotAllowed } from "../../rest/responses.js";
 import { errorCodesPage } from "./errors-page.js";
 import { DOCS_NAV } from "./html.js";
-import { Response } from "../http/response.js";
+import { Response } from "../response.js";
 
 export const DOCS_PATH = "/docs";
 

@@ -14,7 +14,7 @@ import { chosenRecordings } from "../recordings.js";
 import { languageCode, timeline } from "../timing.js";
 import { NOTE_BODY_MAX, NOTE_NAME_MAX, REVIEW_CSP, messagePage, reviewPage } from "./page.js";
 import { REVIEW_PATH, TOKEN_PATTERN } from "./token.js";
-import { Response } from "../../http/response.js";
+import { Response } from "../../response.js";
 
 /** Largest note form read (a 2,000-character note, percent-encoded, fits many times over). */
 export const REVIEW_FORM_MAX_BYTES = 32 * 1024;
