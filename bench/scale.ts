@@ -31,7 +31,8 @@ interface Child {
 }
 
 function start(script: "src/main.ts" | "src/worker.ts", env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // As npm start and npm run worker run them (package.json).
+  const child = spawn(process.execPath, ["--max-semi-space-size=32", "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: "0", CUTROOM_STARTUP_KEY: "off", CUTROOM_WORKERS: "off", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
