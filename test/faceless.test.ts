@@ -15,7 +15,8 @@ import { probeMedia } from "../src/media/probe.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { CROSSFADE_SECONDS, facelessComposition } from "../src/faceless/composition.js";
 import type { Config } from "../src/config.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { ok, refused } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("faceless", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -25,17 +26,6 @@ const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
 const run = promisify(execFile);
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;

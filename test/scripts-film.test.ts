@@ -13,7 +13,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
-import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
+import { ok, refused } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("scripts-film", { runWorkers: true, outboundAllow: ["127.0.0.1"], dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
@@ -42,17 +43,6 @@ afterAll(async () => {
   await new Promise((resolve) => faceServer?.close(resolve));
   await rm(faceDir, { recursive: true, force: true });
 });
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const clipsOf = async (client: Client, scriptId: string) => ok(await client.get(`/api/v1/actions/scripts.clips?script_id=${scriptId}`));

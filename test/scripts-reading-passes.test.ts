@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
 import type { StandInCall } from "./support/provider-standin/index.js";
+import { ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -17,11 +18,6 @@ const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 /** The chat requests the stand-in received, oldest first. */
 const chats = () => standIn().calls("openai.chat");
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 function refused(response: ApiResponse, status: number, code: string): Row {
   expect(response.status, response.text).toBe(status);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -13,11 +14,6 @@ const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 function refused(response: ApiResponse, status: number, code: string): Row {
   expect(response.status, response.text).toBe(status);

@@ -7,18 +7,14 @@ import { probeMedia } from "../src/media/probe.js";
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("voice-handover", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 const get = (client: Client, name: string, query: string) => client.get(`/api/v1/actions/${name}?${query}`);

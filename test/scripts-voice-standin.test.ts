@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { ELEVENLABS_DEFAULT_VOICE } from "../src/providers/adapters/elevenlabs.js";
 import type { Config } from "../src/config.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 const overrides: Partial<Config> = {};
 const providers = useStandIn(overrides);
@@ -13,11 +14,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 

@@ -10,23 +10,13 @@ import path from "node:path";
 import os from "node:os";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFPROBE_PATH } from "../src/media/binaries.js";
-import { createFixture, useService, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { createFixture, useService, type Client, type Fixture } from "./support/service.js";
+import { ok, refused } from "./support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const query = (client: Client, name: string, input: Record<string, string | number | boolean>) =>

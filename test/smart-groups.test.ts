@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
 import { smartGroups } from "../src/smart_groups/shape.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
+import { ok, refused } from "./support/action-calls.js";
 
 const overrides: Partial<Config> = {};
 const providers = useStandIn(overrides);
@@ -14,17 +15,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/smart_groups.${name}`, input);
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;

@@ -14,7 +14,8 @@ import { probeMedia } from "../src/media/probe.js";
 import type { Config } from "../src/config.js";
 import type { OperationRunContext } from "../src/operations/kind.js";
 import { timelineAudioOperation } from "../src/timeline/audio-operation.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("timeline-audio", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -23,11 +24,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;

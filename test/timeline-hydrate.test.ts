@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 const overrides: Partial<Config> = {};
 const providers = useStandIn(overrides);
@@ -15,11 +16,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, input: Record<string, unknown>) => client.post("/api/v1/actions/timeline.hydrate_tu_preferes", input);
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;

@@ -9,7 +9,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 const run = promisify(execFile);
 const overrides = { outboundAllow: ["127.0.0.1"] };
@@ -41,11 +42,6 @@ afterAll(async () => {
 });
 
 const call = (client: Client, name: string, body: unknown) => client.post(`/api/v1/actions/${name}`, body);
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 async function funded(credits: number) {
   const fixture = await createFixture(service);

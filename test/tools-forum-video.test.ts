@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -17,11 +18,6 @@ const environment = isolatedEnvironment("tools-forum-video", { runWorkers: true,
 const providers = useStandIn(environment.overrides, { CUTROOM_SPEECH_MODEL: "local/espeak-ng", CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { siteUrls, VIDEO_IDS } from "./support/provider-standin/site-routes.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -17,11 +18,6 @@ const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 /** A 480x360 JPEG the stand-in serves on loopback (a video thumbnail), which the URL guard allows here. */
 const imageUrl = () => `${standIn().url}/vi/${VIDEO_IDS.timedText}/hqdefault.jpg`;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 function created(response: ApiResponse): Row {
   expect(response.status, response.text).toBe(201);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -15,11 +16,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 const urls = () => siteUrls(standIn().url);
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 function refused(response: ApiResponse, status: number, code: string): Row {
   expect(response.status, response.text).toBe(status);

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import type { Config } from "../src/config.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { ok, refused } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("videos-pipeline", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -19,17 +20,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;

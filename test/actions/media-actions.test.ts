@@ -17,7 +17,8 @@ import { createStorage } from "../../src/storage/from-config.js";
 import { putBytes } from "../../src/storage/storage.js";
 import { enqueueOperation } from "../../src/operations/worker.js";
 import { imageGenerationOperation } from "../../src/images/image-generation.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "../support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn, type Client, type Fixture } from "../support/service.js";
+import { ok, refused } from "../support/action-calls.js";
 
 const run = promisify(execFile);
 const environment = isolatedEnvironment("media-actions", { runWorkers: true, dispatchIntervalMs: 60_000 });
@@ -60,17 +61,6 @@ async function funded(amount: number): Promise<Fixture> {
 const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const ledger = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 const eventsOf = (workspaceId: string, prefix: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: { startsWith: prefix } }, orderBy: { seq: "asc" } });
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

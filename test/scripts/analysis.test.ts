@@ -3,20 +3,16 @@
 // rules), scripts.report and scripts.retention, with the numbers docs/scripts.md defines. The pure
 // parts the service cannot reach yet (recorded takes) are checked on their functions.
 import { describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
 import { timeline } from "../../src/scripts/timing.js";
 import { checkSpeech, englishNumber } from "../../src/scripts/analysis/speech.js";
 import { applySpoken, findTerm, styleBreaks, type StyleRuleRow } from "../../src/scripts/style-rules.js";
+import { ok } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, input: Record<string, unknown>) =>

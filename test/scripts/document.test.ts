@@ -2,17 +2,13 @@
 // set_paragraph_text on the relational model; every write call locks the script, takes a restore
 // point first and logs its edits; 20 concurrent edits lose nothing; the scripts resource reads it.
 import { describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
+import { ok } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const open = (client: Client, scriptId: string, query = "") => client.get(`/api/v1/actions/scripts.open?script_id=${scriptId}${query}`);

@@ -4,7 +4,8 @@
 // always). The shared security suite covers scopes, other workspaces, test keys and unknown fields.
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, useStandIn, type Client } from "../support/service.js";
+import { ok, refused } from "../support/action-calls.js";
 
 const overrides = {};
 useStandIn(overrides);
@@ -12,17 +13,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, query: Record<string, unknown> = {}) =>

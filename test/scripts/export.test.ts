@@ -6,20 +6,16 @@ import { describe, expect, it } from "vitest";
 import SrtParser from "srt-parser-2";
 import webvtt, { type WebVTTNode } from "webvtt-parser";
 import { parse as parseCsv } from "csv-parse/sync";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
 import { newId } from "../../src/ids.js";
 import { CSV_COLUMNS, TELEPROMPTER_WIDTH } from "../../src/scripts/export/formats.js";
 import { cueTexts } from "../../src/scripts/export/subtitles.js";
+import { ok } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, input: Record<string, string>) => client.get(`/api/v1/actions/scripts.${name}?${new URLSearchParams(input)}`);

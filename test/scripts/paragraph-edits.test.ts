@@ -3,23 +3,13 @@
 // document without the paragraph), set_paragraph_role, lock_paragraphs, annotate_paragraph,
 // set_paragraph_visual: what changes, what stays, what is logged, what is refused.
 import { describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
+import { ok, refused } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const open = async (client: Client, scriptId: string) => ok(await client.get(`/api/v1/actions/scripts.open?script_id=${scriptId}`));

@@ -5,10 +5,11 @@
 // the machine and the page's policy blocks nothing the page needs.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
 import { launchChromium, offMachine, recordRequests } from "../support/browser.js";
 import { newId } from "../../src/ids.js";
 import { postReviewNote } from "../../src/scripts/review/client.js";
+import { ok } from "../support/action-calls.js";
 
 // The keyless window is shared by every test on this address; this file's service allows plenty.
 const service = useService({ anonymousPerMinute: 100_000 });
@@ -23,11 +24,6 @@ afterAll(async () => {
 });
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 

@@ -5,9 +5,10 @@
 // The same flows in a real browser: review-browser.test.ts.
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
 import { postReviewNote } from "../../src/scripts/review/client.js";
 import { NOTE_BODY_MAX } from "../../src/scripts/review/page.js";
+import { ok } from "../support/action-calls.js";
 
 // A generous keyless window: the address counter is shared with every test file on this machine.
 const service = useService();
@@ -16,11 +17,6 @@ const tight = useService({ anonymousPerMinute: 3 });
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, input: Record<string, unknown>) =>

@@ -3,16 +3,12 @@
 // belong to the workspace (every script of it sees them; no other workspace does).
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { ok } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const get = (client: Client, name: string, input: Record<string, unknown>) =>

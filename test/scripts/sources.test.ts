@@ -5,13 +5,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE } from "../support/example-page.js";
+import { ok } from "../support/action-calls.js";
 
 const service = useService({ outboundAllow: ["127.0.0.1"] });
 const prisma = () => service.service.database.prisma;
 
-type Row = Record<string, any>;  
 
 let server: Server;
 let base = "";
@@ -49,11 +49,6 @@ afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 

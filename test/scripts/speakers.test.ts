@@ -4,23 +4,13 @@
 // by id or name; voices must be usable here; faces are stored URLs.
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.js";
-import { createFixture, useService, type ApiResponse, type Client } from "../support/service.js";
+import { createFixture, useService, type Client } from "../support/service.js";
+import { ok, refused } from "../support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;  
-
-function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const cast = async (client: Client, scriptId: string, withLines = false) => ok(await client.get(`/api/v1/actions/scripts.speakers?script_id=${scriptId}&with_lines=${withLines}`));
