@@ -5,7 +5,7 @@ import type { ResourceDefinition } from "../registry/resource.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { columnByName, idColumn } from "./fields.js";
 import { delegateFor } from "./delegate.js";
-import { compactQuery, withColumns, type PrismaQuery } from "./selection.js";
+import { compactQuery, type PrismaQuery } from "./selection.js";
 import { visibleWhere } from "./visibility.js";
 import { isStorableInstant, textProblem } from "../validation/storable.js";
 
@@ -217,7 +217,7 @@ export async function listRecords(
   const delegate = delegateFor(context.prisma, resource.model);
   const [rows, total] = await Promise.all([
     delegate.findMany({
-      ...compactQuery(resource.model, withColumns(query, [id, sort])),
+      ...compactQuery(resource.model, query, [id, sort]),
       where: pageWhere,
       orderBy,
       take: take + 1,

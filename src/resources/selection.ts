@@ -20,9 +20,10 @@ function scalarNamesOf(model: string): ReadonlySet<string> {
  * prints every key of a `select` on each call (the printed query is its plan cache key), so a
  * select naming 60 columns cost twice the CPU of reading them all. A selection of most of the
  * columns becomes "every column but these" (`omit`, with relations as `include`): the row carries
- * exactly the same columns and relations.
+ * exactly the same columns and relations. `columns` are the ones the service itself needs on top
+ * of the selection (withColumns), added without copying a wide select first.
  */
-export function compactQuery(model: string, query: PrismaQuery): PrismaQuery {
+export function compactQuery(model: string, query: PrismaQuery, columns: readonly string[] = []): PrismaQuery {
   if (!query.select) return query;
   const scalars = scalarNamesOf(model);
   const include: Record<string, unknown> = {};
@@ -34,9 +35,9 @@ export function compactQuery(model: string, query: PrismaQuery): PrismaQuery {
     if (scalars.has(key)) selectedScalars += 1;
     else include[key] = value;
   }
-  if (selectedScalars * 2 < scalars.size) return query;
+  if ((selectedScalars + columns.length) * 2 < scalars.size) return columns.length > 0 ? withColumns(query, columns) : query;
   const omit: Record<string, true> = {};
-  for (const name of scalars) if (!select[name]) omit[name] = true;
+  for (const name of scalars) if (!select[name] && !columns.includes(name)) omit[name] = true;
   return {
     ...(Object.keys(include).length > 0 && { include }),
     ...(Object.keys(omit).length > 0 && { omit }),

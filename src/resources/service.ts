@@ -10,7 +10,7 @@ import { newId } from "../ids.js";
 import { delegateFor } from "./delegate.js";
 import { columnByName, idColumn } from "./fields.js";
 import { parseRecordInput, type RecordInput } from "./input-schema.js";
-import { compactQuery, fullSelection, presentRecord, withColumns, type PrismaQuery } from "./selection.js";
+import { compactQuery, fullSelection, presentRecord, type PrismaQuery } from "./selection.js";
 import { isVisible } from "./visibility.js";
 import { resourceByName } from "../registry/resources.js";
 import { validationFailed, type ValidationIssue } from "../validation/issues.js";
@@ -75,7 +75,7 @@ export async function loadOwned(
   purpose: "read" | "write" = "write",
 ): Promise<Row> {
   const row = await delegateFor(client, resource.model).findUnique({
-    ...compactQuery(resource.model, withColumns(query, ["workspace_id"])),
+    ...compactQuery(resource.model, query, ["workspace_id"]),
     where: { [idColumn(resource)]: id },
   });
   // A row of no workspace is public only on a shared shelf; otherwise it is nobody's to see.
