@@ -5,6 +5,7 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import LoadedColumnsPlugin from "./loaded-column-plugin.js";
+import InternedPathsPlugin from "./response-path-plugin.js";
 import type PrismaTypes from "../generated/pothos-types.js";
 import { datamodel } from "../registry/datamodel.js";
 import type { GraphQLContext } from "./context.js";
@@ -43,7 +44,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // First, so its shortcut wraps the others' resolvers (it only marks scope-free columns).
-  plugins: [LoadedColumnsPlugin, ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
+  plugins: [LoadedColumnsPlugin, InternedPathsPlugin, ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({

@@ -1,15 +1,64 @@
 // Operations run compiled (graphql-jit), once per document and operation name: graphql-js collects
 // and completes a selection field by field on every execution, a compiled query is a function
-// built once for it. REST's documents are fixed objects (one per operation and selection), so
-// each compilation is paid once. An operation graphql-jit cannot compile runs on graphql-js.
+// built once for it. REST's fixed documents and yoga's parsed-document cache hand the same
+// document object back for the same operation, so the compilation is paid once.
 //
-// /graphql stays on graphql-js: under graphql-jit, nested lists were batched into more queries
-// (6 statements for folders { videos } instead of 4) and a JSON input scalar given as a variable
-// was coerced differently, both caught by the suite.
-import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+// Some operations stay on graphql-js:
+// - subscriptions (graphql-jit compiles queries and mutations only);
+// - documents graphql-jit cannot compile;
+// - documents with a variable inside the literal of a scalar (`input: { folder_ids: [$f] }`, our
+//   inputs being JSON scalars): graphql-jit parses scalar literals without the variables, so the
+//   variable would arrive as null.
+// Under graphql-jit every resolver gets a fresh path object; src/graphql/response-path-plugin.ts
+// interns them, as plugin-prisma's query plans are found by path identity.
+import {
+  execute,
+  getNamedType,
+  getOperationAST,
+  isScalarType,
+  Kind,
+  OperationTypeNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  BREAK,
+  type ASTNode,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import type { Plugin } from "graphql-yoga";
 
 const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+
+function holdsVariable(node: ASTNode): boolean {
+  let found = false;
+  visit(node, {
+    Variable() {
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/** Whether some list or object literal given for a scalar holds a variable (graphql-jit would drop it). */
+export function hasVariableInScalarLiteral(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let found = false;
+  const inScalar = (node: ASTNode) => {
+    const type = typeInfo.getInputType();
+    if (type && isScalarType(getNamedType(type)) && holdsVariable(node)) {
+      found = true;
+      return BREAK;
+    }
+    return undefined;
+  };
+  visit(document, visitWithTypeInfo(typeInfo, { [Kind.OBJECT]: inScalar, [Kind.LIST]: inScalar }));
+  return found;
+}
 
 function compiledQuery(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
   let byName = compiled.get(document);
@@ -17,8 +66,12 @@ function compiledQuery(schema: GraphQLSchema, document: DocumentNode, operationN
   const key = operationName ?? "";
   let query = byName.get(key);
   if (query === undefined) {
-    const result = compileQuery(schema, document, operationName);
-    query = isCompiledQuery(result) ? result : null;
+    query = null;
+    const operation = getOperationAST(document, operationName);
+    if (operation && operation.operation !== OperationTypeNode.SUBSCRIPTION && !hasVariableInScalarLiteral(schema, document)) {
+      const result = compileQuery(schema, document, operationName);
+      if (isCompiledQuery(result)) query = result;
+    }
     byName.set(key, query);
   }
   return query;
@@ -37,3 +90,12 @@ export function executeCompiled(run: OperationRun): Promise<ExecutionResult> | E
   const query = compiledQuery(run.schema, run.document, run.operationName);
   return query ? query.query(undefined, run.contextValue, run.variableValues ?? {}) : execute(run);
 }
+
+/** Yoga runs what can be compiled compiled, the rest on its own executor. */
+export const useCompiledExecution: Plugin = {
+  onExecute({ args, setExecuteFn }) {
+    const { schema, document, operationName } = args as ExecutionArgs;
+    const query = compiledQuery(schema, document, operationName ?? undefined);
+    if (query) setExecuteFn((run) => query.query(run.rootValue, run.contextValue, (run.variableValues ?? {}) as Record<string, unknown>));
+  },
+};

@@ -3,6 +3,7 @@
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
 import { getSchema } from "./schema.js";
+import { useCompiledExecution } from "./compiled-execution.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
@@ -63,6 +64,6 @@ export function createGraphQLHandler() {
     maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
     // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
-    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins()],
+    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useCompiledExecution],
   });
 }
