@@ -73,7 +73,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle connection the server closes (a restart, a failover, pg_terminate_backend) is an
     // 'error' on the pool; unheard, it would end the process. The pool drops that connection and
     // opens a new one for the next query.
-    pool.on("error", (error) => logger.warn({ err: error }, "idle database connection closed"));
+    // pg hangs the whole client (its settings and buffers) on the error: the line keeps what says why.
+    pool.on("error", (error: Error & { code?: string }) => logger.warn({ err: { type: error.name, message: error.message, code: error.code } }, "idle database connection closed"));
     const { prisma, queryCount } = prismaClient(new PrismaPg(pool), options.countQueries ?? false);
     return {
       kind: "postgres",
