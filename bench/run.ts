@@ -53,6 +53,8 @@ export interface Measurement {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of this process (the server measured runs in it) per request served, in µs. */
+  cpuPerRequest: number;
 }
 
 export interface LoadOptions {
@@ -71,9 +73,18 @@ export async function measure(name: string, options: LoadOptions, seconds = SECO
   for (const [header, value] of Object.entries(options.headers)) args.push("-H", `${header}=${value}`);
   if (options.body) args.push("-b", options.body);
   args.push(options.url);
+  const cpuBefore = process.cpuUsage();
   const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
-  const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
-  return { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const cpu = process.cpuUsage(cpuBefore);
+  const result = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
+  return {
+    name,
+    requests: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpuPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+  };
 }
 
 /** The baseline: the same queries the service runs for these two routes, and nothing else. */
@@ -130,12 +141,12 @@ async function seed(pool: pg.Pool, workspaceId: string): Promise<string> {
 
 function table(pairs: [Measurement, Measurement][]): string {
   const lines = [
-    "| scenario | service req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | ratio (service / baseline req/s) |",
-    "|---|---|---|---|---|---|---|---|",
+    "| scenario | service req/s | p50 ms | p99 ms | CPU µs/req | baseline req/s | baseline p50 | baseline p99 | baseline CPU µs/req | ratio (service / baseline req/s) |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const [service, baseline] of pairs) {
     lines.push(
-      `| ${service.name} | ${service.requests.toFixed(0)} | ${service.p50} | ${service.p99} | ${baseline.requests.toFixed(0)} | ${baseline.p50} | ${baseline.p99} | ${(service.requests / baseline.requests).toFixed(2)} |`,
+      `| ${service.name} | ${service.requests.toFixed(0)} | ${service.p50} | ${service.p99} | ${service.cpuPerRequest.toFixed(0)} | ${baseline.requests.toFixed(0)} | ${baseline.p50} | ${baseline.p99} | ${baseline.cpuPerRequest.toFixed(0)} | ${(service.requests / baseline.requests).toFixed(2)} |`,
     );
   }
   return lines.join("\n");
@@ -180,10 +191,12 @@ async function main(): Promise<void> {
       const rounds: [Measurement, Measurement][] = [];
       for (let round = 0; round < ROUNDS; round++) {
         // The baseline runs right before the service each round, so both see the same machine state.
-        const base = SERVICE_ONLY ? { name, requests: NaN, p50: NaN, p99: NaN, errors: 0 } : await measure(`${name} (baseline)`, baselineOptions);
+        const base = SERVICE_ONLY ? { name, requests: NaN, p50: NaN, p99: NaN, errors: 0, cpuPerRequest: NaN } : await measure(`${name} (baseline)`, baselineOptions);
         const measured = await measure(name, serviceOptions);
         rounds.push([measured, base]);
-        console.error(`${name} round ${round + 1}: ${measured.requests.toFixed(0)} req/s vs baseline ${base.requests.toFixed(0)} req/s (${(measured.requests / base.requests).toFixed(2)}x)`);
+        console.error(
+          `${name} round ${round + 1}: ${measured.requests.toFixed(0)} req/s vs baseline ${base.requests.toFixed(0)} req/s (${(measured.requests / base.requests).toFixed(2)}x); CPU ${measured.cpuPerRequest.toFixed(0)} vs ${base.cpuPerRequest.toFixed(0)} µs/request`,
+        );
         if (measured.errors || base.errors) console.error(`  non-2xx or errors: service ${measured.errors}, baseline ${base.errors}`);
       }
       const ratio = ([measured, base]: [Measurement, Measurement]) => measured.requests / base.requests;
