@@ -31,29 +31,35 @@ describe("interned response paths", () => {
     expect(internedPath({}, literal("folders", "data", 0, "videos"))).not.toBe(first);
   });
 
-  it("hands resolvers under graphql-jit the same parent link graphql-js would", async () => {
+  it("hands resolvers under graphql-jit the same parent link graphql-js would, and leaves leaf fields alone", async () => {
     const builder = new SchemaBuilder<{ Context: object }>({ plugins: [InternedPathsPlugin] } as never);
     const seen: Path[] = [];
+    const leafPaths: Path[] = [];
+    const Child = builder.objectRef<{ n: number }>("Child").implement({
+      fields: (t) => ({ n: t.int({ resolve: (row, _args, _context, info) => (leafPaths.push(info.path), row.n) }) }),
+    });
     const Item = builder.objectRef<{ n: number }>("Item").implement({
       fields: (t) => ({
-        a: t.int({ resolve: (row, _args, _context, info) => (seen.push(info.path), row.n) }),
-        b: t.int({ resolve: (row, _args, _context, info) => (seen.push(info.path), row.n) }),
+        a: t.field({ type: Child, resolve: (row, _args, _context, info) => (seen.push(info.path), row) }),
+        b: t.field({ type: Child, resolve: (row, _args, _context, info) => (seen.push(info.path), row) }),
       }),
     });
     builder.queryType({ fields: (t) => ({ items: t.field({ type: [Item], resolve: () => [{ n: 1 }, { n: 2 }] }) }) });
     const schema = builder.toSchema();
-    const query = compileQuery(schema, parse("{ items { a b } }"));
+    const query = compileQuery(schema, parse("{ items { a { n } b { n } } }"));
     if (!isCompiledQuery(query)) throw new Error("not compiled");
     const result = await query.query(undefined, {}, {});
-    expect(result).toEqual({ data: { items: [{ a: 1, b: 1 }, { a: 2, b: 2 }] } });
+    expect(result).toEqual({ data: { items: [{ a: { n: 1 }, b: { n: 1 } }, { a: { n: 2 }, b: { n: 2 } }] } });
     const [a0, b0, a1, b1] = seen;
     expect(a0!.prev).toBe(b0!.prev);
     expect(a1!.prev).toBe(b1!.prev);
     expect(a0!.prev).not.toBe(a1!.prev);
     expect(a0!.prev!.prev).toBe(a1!.prev!.prev);
+    // A leaf's resolver is not wrapped: its path stays graphql-jit's own literal.
+    expect(leafPaths[0]!.prev).not.toBe(a0);
     // graphql-js shares the links already; interning keeps them equal there too.
     seen.length = 0;
-    await execute({ schema, document: parse("{ items { a b } }"), contextValue: {} });
+    await execute({ schema, document: parse("{ items { a { n } b { n } } }"), contextValue: {} });
     expect(seen[0]!.prev).toBe(seen[1]!.prev);
   });
 });

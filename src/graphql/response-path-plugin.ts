@@ -7,8 +7,10 @@
 // list never found its parent's plan and loaded itself again (Folder.videos took 6 statements
 // instead of 4). This plugin hands the wrapped resolvers a path interned per request: one link per
 // (parent link, key), as graphql-js would have built it. Columns the loadedColumns plugin answers
-// from the row never get here, which is why it comes after that plugin.
-import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
+// from the row never get here, which is why it comes after that plugin; nor do leaf fields
+// plugin-prisma does not load (`object`, computed strings): nothing sits beneath them to look a
+// plan up, and they record none.
+import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type PothosOutputFieldType, type SchemaTypes } from "@pothos/core";
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
 
 const pluginName = "internedPaths";
@@ -45,8 +47,17 @@ function internWithin(top: Map<string | number, InternedPath>, path: Path): Inte
   return intern(prev.children, prev, path);
 }
 
+/** Set by plugin-prisma on a field it loads through its query plans (a relation, a `select`). */
+const PRISMA_SELECT = "pothosPrismaSelect";
+
+function isLeaf<Types extends SchemaTypes>(type: PothosOutputFieldType<Types>): boolean {
+  const named = type.kind === "List" ? type.type : type;
+  return named.kind === "Scalar" || named.kind === "Enum";
+}
+
 export class InternedPathsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
-  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types["Context"], object>, _fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types["Context"], object> {
+  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types["Context"], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types["Context"], object> {
+    if (isLeaf(fieldConfig.type) && !fieldConfig.extensions?.[PRISMA_SELECT]) return resolver;
     return (parent, args, context, info) => {
       // Both executors build a fresh info object per resolver call, so it can take the interned path.
       (info as { path: Path }).path = internedPath(context, info.path);
