@@ -16,6 +16,7 @@ import { ApiError } from "../errors/api-error.js";
 import { reachFaultPoint } from "../testing/fault-points.js";
 import { logger } from "../logger.js";
 import type { IdempotentRun } from "./idempotent-run.js";
+import { idempotencySeal, type IdempotencySeal } from "./idempotency-seal.js";
 import { Response } from "../response.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -87,10 +88,10 @@ export class IdempotencyService {
   }
 
   /** The stored answer, replayed; or a conflict when the key served another request. */
-  private answerFrom(record: StoredRecord, fingerprint: string): Response | undefined {
+  private answerFrom(record: StoredRecord, fingerprint: string, seal: IdempotencySeal): Response | undefined {
     if (record.fingerprint !== fingerprint) throw conflict();
     if (record.response_status === null) return undefined;
-    const response = new Response(record.response_body, { status: record.response_status, headers: (record.response_headers ?? {}) as Record<string, string> });
+    const response = new Response(record.response_body === null ? null : seal.openText(record.response_body), { status: record.response_status, headers: (record.response_headers ?? {}) as Record<string, string> });
     response.headers.set("Idempotent-Replayed", "true");
     return response;
   }
@@ -128,8 +129,9 @@ export class IdempotencyService {
   async begin(keyId: string, idempotencyKey: string, fingerprint: string, requestId: string): Promise<IdempotencyOutcome> {
     validateIdempotencyKey(idempotencyKey);
     const keyHash = createHash("sha256").update(idempotencyKey).digest("hex");
+    const seal = idempotencySeal(idempotencyKey, keyId);
     const earlier = await this.loadRecord(keyId, keyHash);
-    const replay = earlier && this.answerFrom(earlier, fingerprint);
+    const replay = earlier && this.answerFrom(earlier, fingerprint, seal);
     if (replay) return { kind: "replay", response: replay };
 
     const release = await this.lock(`idem-lock:${keyId}:${keyHash}`);
@@ -137,7 +139,7 @@ export class IdempotencyService {
     try {
       // It may have finished between the first look and the lock.
       const record = await this.loadRecord(keyId, keyHash);
-      const answered = record && this.answerFrom(record, fingerprint);
+      const answered = record && this.answerFrom(record, fingerprint, seal);
       if (answered) {
         await release();
         return { kind: "replay", response: answered };
@@ -148,11 +150,12 @@ export class IdempotencyService {
         keyHash,
         fingerprint,
         requestId,
-        committed: new Map(steps.map((step) => [step.step, step.result])),
+        committed: new Map(steps.map((step) => [step.step, seal.openBytes(step.result)])),
         nextStep: 0,
         wrote: steps.length > 0,
+        seal,
       };
-      return { kind: "execute", run, finish: (response, options = {}) => this.finish(run, release, response, options.refused ?? false) };
+      return { kind: "execute", run, finish: (response, options = {}) => this.finish(run, seal, release, response, options.refused ?? false) };
     } catch (error) {
       await release();
       throw error;
@@ -163,12 +166,12 @@ export class IdempotencyService {
    * Stores the answer of a request that began executing, and frees the key. A refused request is
    * not stored — unless it wrote something first, which a retry must not write again.
    */
-  private async finish(run: IdempotentRun, release: () => Promise<void>, response: Response, refused: boolean): Promise<Response> {
+  private async finish(run: IdempotentRun, seal: IdempotencySeal, release: () => Promise<void>, response: Response, refused: boolean): Promise<Response> {
     try {
       if ((refused || REFUSAL_STATUSES.has(response.status)) && !run.wrote) return response;
       const body = await response.text();
       const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
-      const stored = { response_status: response.status, response_headers: headers, response_body: body, completed_at: new Date() };
+      const stored = { response_status: response.status, response_headers: headers, response_body: seal.sealText(body), completed_at: new Date() };
       await this.prisma.idempotencyRecord.upsert({
         where: { key_id_key_hash: { key_id: run.keyId, key_hash: run.keyHash } },
         create: { key_id: run.keyId, key_hash: run.keyHash, fingerprint: run.fingerprint, request_id: run.requestId, ...stored },

@@ -8,6 +8,7 @@ import { deserialize, serialize } from "node:v8";
 import { Prisma } from "../generated/prisma/client.js";
 import type { Tx } from "../db/transaction.js";
 import { ApiError } from "../errors/api-error.js";
+import type { IdempotencySeal } from "./idempotency-seal.js";
 
 export interface IdempotentRun {
   keyId: string;
@@ -21,6 +22,8 @@ export interface IdempotentRun {
   nextStep: number;
   /** Has this attempt (or an earlier one) committed anything under the key? */
   wrote: boolean;
+  /** Seals step results at rest, when the run has a client's Idempotency-Key to seal them under. */
+  seal?: IdempotencySeal;
 }
 
 export function stepResult(bytes: Uint8Array): unknown {
@@ -46,7 +49,8 @@ export async function recordStep(tx: Tx, run: IdempotentRun, step: number, resul
     VALUES (${run.keyId}, ${run.keyHash}, ${run.fingerprint}, ${run.requestId})
     ON CONFLICT (key_id, key_hash) DO NOTHING`;
   try {
-    await tx.idempotencyStep.create({ data: { key_id: run.keyId, key_hash: run.keyHash, step, result: new Uint8Array(serialize(result)) } });
+    const bytes = new Uint8Array(serialize(result));
+    await tx.idempotencyStep.create({ data: { key_id: run.keyId, key_hash: run.keyHash, step, result: run.seal ? run.seal.sealBytes(bytes) : bytes } });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw stepTaken();
     throw error;
