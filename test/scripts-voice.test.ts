@@ -9,6 +9,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { addCredits } from "../src/credits/ledger.js";
+import { loadConfig } from "../src/config.js";
+import { createFileService } from "../src/storage/from-config.js";
+import { deleteOrphanedFiles } from "../src/scripts/file-orphans.js";
 import { FFPROBE_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, type Client, type Fixture } from "./support/service.js";
 import { ok, refused } from "./support/action-calls.js";
@@ -200,6 +203,57 @@ describe("the moves of takes", () => {
     const played = await audioOf(client, { script_id: scriptId, paragraph_id: ids[0]! });
     expect(played.status).toBe(200);
     expect(played.bytes).toEqual(original);
+  });
+});
+
+describe("files of deleted takes", () => {
+  it("go once their script or paragraph is deleted, unless a duplicate still plays them", async () => {
+    const { client } = await funded();
+    const { scriptId, ids } = await scriptWith(client, ["Kept while the copy plays it.", "Goes with its paragraph."]);
+    ok(await call(client, "voice", { script_id: scriptId }));
+    const takes = await prisma().scriptTake.findMany({ where: { script_id: scriptId }, select: { paragraph_id: true, storage_key: true } });
+    const [kept, dropped] = ids.map((paragraphId) => takes.find((take) => take.paragraph_id === paragraphId)!.storage_key);
+    // The file service of this test's service: the same data directory, the same database.
+    const { storage } = await createFileService(prisma(), { ...loadConfig({}), dataDir: path.join(os.tmpdir(), "cutroom-test-data") });
+    const stored = async (key: string) => (await storage.stat(key)) !== null;
+    // A file is kept as long as a hand-over's links last (30 days); here, what was listed until now goes.
+    const sweep = () => deleteOrphanedFiles(prisma(), storage, new Date(Date.now() + 1000));
+    expect([await stored(kept!), await stored(dropped!)]).toEqual([true, true]);
+
+    // The paragraph goes, its take with it (a cascade): listed, but kept while a link could play it.
+    ok(await call(client, "delete_paragraphs", { script_id: scriptId, paragraph_ids: [ids[1]] }));
+    await deleteOrphanedFiles(prisma(), storage);
+    expect(await stored(dropped!)).toBe(true);
+    expect(await prisma().storageOrphan.count({ where: { storage_key: dropped! } })).toBe(1);
+    await sweep();
+    expect(await stored(dropped!)).toBe(false);
+
+    // A duplicate's take plays the same file: deleting the original keeps it.
+    const copyId = ok(await call(client, "duplicate", { script_id: scriptId })).script_id as string;
+    ok(await call(client, "delete", { script_id: scriptId }));
+    await sweep();
+    expect(await stored(kept!)).toBe(true);
+    expect((await audioOf(client, { script_id: copyId, paragraph_id: (await prisma().scriptParagraph.findFirstOrThrow({ where: { script_id: copyId } })).paragraph_id })).status).toBe(200);
+
+    // The last script holding it goes: so does the file, and nothing is left listed for it.
+    ok(await call(client, "delete", { script_id: copyId }));
+    await sweep();
+    expect(await stored(kept!)).toBe(false);
+    expect(await prisma().storageOrphan.count({ where: { storage_key: { in: [kept!, dropped!] } } })).toBe(0);
+  });
+
+  it("lists a clip's file when its script goes, not when the clip is deleted by itself (its file stays)", async () => {
+    const { client } = await funded();
+    const { scriptId, ids } = await scriptWith(client, ["Filmed twice."]);
+    const takeId = ok(await call(client, "voice", { script_id: scriptId })).voiced[0].take_ids[0] as string;
+    const clip = (name: string) => ({ clip_id: `clip_${name}`, script_id: scriptId, paragraph_id: ids[0]!, take_id: takeId, face_url: "https://faces.example/a.png", model: "local/still", status: "completed", storage_key: `clips/test/${scriptId}/${name}.mp4` });
+    await prisma().scriptClip.createMany({ data: [clip("alone"), clip("with_script")] });
+    const listed = (name: string) => prisma().storageOrphan.count({ where: { storage_key: clip(name).storage_key } });
+
+    ok(await call(client, "delete_clip", { script_id: scriptId, paragraph_id: ids[0], clip_id: "clip_alone" }));
+    expect(await listed("alone")).toBe(0);
+    ok(await call(client, "delete", { script_id: scriptId }));
+    expect(await listed("with_script")).toBe(1);
   });
 });
 

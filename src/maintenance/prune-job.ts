@@ -1,11 +1,13 @@
 // Retention, hourly: request-log entries older than the configured days; webhook deliveries (and
 // their attempts) older than 7 days; delivered events older than 30 days; idempotency records
-// (and their steps) past the 24-hour window.
+// (and their steps) past the 24-hour window; stored binary answers; the files of deleted takes
+// and clips (src/scripts/file-orphans.ts).
 import { z } from "zod";
 import { defineJob } from "../jobs/job.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../guards/idempotency.js";
 import { ANSWERS_FOLDER } from "../actions/framework/binary.js";
 import { fileServiceFor } from "../storage/from-config.js";
+import { deleteOrphanedFiles } from "../scripts/file-orphans.js";
 
 /** Contract 8: delivery log retention. */
 const DELIVERY_RETENTION_MS = 7 * 86_400_000;
@@ -30,6 +32,14 @@ export const pruneJob = defineJob({
     for (let daysAgo = 2; daysAgo <= ANSWER_DAYS_SWEPT; daysAgo++) {
       await storage.deletePrefix(`${ANSWERS_FOLDER}/${new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)}`);
     }
-    return { request_logs_deleted: count, deliveries_deleted: deliveries.count, events_deleted: events.count, idempotency_records_deleted: idempotency.count, cutoff: cutoff.toISOString() };
+    const filesDeleted = await deleteOrphanedFiles(prisma, storage);
+    return {
+      request_logs_deleted: count,
+      deliveries_deleted: deliveries.count,
+      events_deleted: events.count,
+      idempotency_records_deleted: idempotency.count,
+      orphaned_files_deleted: filesDeleted,
+      cutoff: cutoff.toISOString(),
+    };
   },
 });

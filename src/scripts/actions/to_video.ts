@@ -24,9 +24,8 @@ import { chosenRecordings } from "../recordings.js";
 import { echoedRequest } from "../summary.js";
 import { timeline } from "../timing.js";
 import { readStored, retimed } from "../voice/audio.js";
+import { HANDOVER_LINK_SECONDS } from "../file-orphans.js";
 
-/** How long the links a hand-over composition holds stay valid: a later render must still fetch them. */
-const LINK_SECONDS = 30 * 24 * 3600;
 /** The composition format's limit (src/renders/composition.ts). */
 const MAX_SECONDS = 600;
 const CAPTION_CHARACTERS = 90;
@@ -119,7 +118,7 @@ export default defineAction({
             await putBytes(files.storage, key, await retimed(await readStored(files.storage, recording.storage_key), recording.content_type, rate), "audio/wav");
           }
         }
-        audio = { take_id: recording.take_id, url: files.signedUrl(key, LINK_SECONDS), recorded_ms: recording.duration_ms, rate };
+        audio = { take_id: recording.take_id, url: files.signedUrl(key, HANDOVER_LINK_SECONDS), recorded_ms: recording.duration_ms, rate };
       }
       const start = timed.start_ms / 1000;
       const end = timed.end_ms / 1000;
@@ -135,7 +134,7 @@ export default defineAction({
         duration_ms: timed.duration_ms,
         source: timed.source,
         recording: audio,
-        clip: clip ? { clip_id: clip.clip_id, url: files.signedUrl(clip.storage_key!, LINK_SECONDS) } : null,
+        clip: clip ? { clip_id: clip.clip_id, url: files.signedUrl(clip.storage_key!, HANDOVER_LINK_SECONDS) } : null,
         caption: caption(paragraph.text),
       });
     }
