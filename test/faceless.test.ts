@@ -113,6 +113,12 @@ describe("a faceless video, story to MP4", () => {
     expect(drawn.task.status, JSON.stringify(drawn.task)).toBe("completed");
     expect(drawn.scenes.map((item: Row) => item.status)).toEqual(["voiced", "ready"]);
     expect(providers.standIn.calls("fal.submit")).toHaveLength(1);
+    // The operations' writes are changes of the video: each one reported as video.updated, the
+    // last carrying the scenes as they stand now.
+    const updates = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "video.updated" }, orderBy: { seq: "asc" } });
+    const ofVideo = updates.filter((event) => (event.data as Row).object.video_id === videoId);
+    expect(ofVideo.length).toBeGreaterThanOrEqual(4);
+    expect(((ofVideo.at(-1)!.data as Row).object.faceless_scenes as Row[]).map((item) => item.status)).toEqual(["voiced", "ready"]);
 
     // Each scene lasts its voice-over, measured on the stored file.
     const row = await prisma().video.findUniqueOrThrow({ where: { video_id: videoId } });

@@ -64,6 +64,11 @@ describe("a slideshow, slides to MP4", () => {
     expect(drawn.slideshow_status).toBe("ready");
     expect(drawn.slides.map((slide: Row) => [slide.slide_id, slide.status])).toEqual(task.slide_ids.map((slideId: string) => [slideId, "ready"]));
     expect(drawn.slides[1].note).toBe("kept");
+    // Each slide drawn and the status that follows are changes of the slideshow: slideshow.updated,
+    // the last one showing it ready.
+    const updates = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "slideshow.updated" }, orderBy: { seq: "asc" } });
+    expect(updates.length).toBeGreaterThanOrEqual(4);
+    expect((updates.at(-1)!.data as Row).object).toMatchObject({ slideshow_id: id, slideshow_status: "ready" });
     expect(providers.standIn.calls("openai.images.generations").length).toBe(images + 3);
     expect(providers.standIn.calls("openai.images.generations").at(-1)!.summary).toMatchObject({ size: "1024x1024" });
     refused(await call(client, "slideshows.generate", { slideshowId: id }), 400, "invalid_request");

@@ -15,6 +15,8 @@ import { drawStill, voiceSettingsOf, voiceText } from "./media.js";
 import { MAX_SCENES, splitScript } from "./split.js";
 import { DEFAULT_STORY_SECONDS, writeStory } from "./story.js";
 import { changeScenes, jsonColumn, newScenes, parseScenes, scenesData, setFacelessStatus } from "./video.js";
+import { recordUpdatedIn } from "../resources/service.js";
+import { videos } from "../videos/resource.js";
 
 export const pipelineInput = z.strictObject({
   section_id: z.string().nullable(),
@@ -49,7 +51,10 @@ export const facelessPipelineOperation = defineOperationKind({
       const split = splitScript(story.script).slice(0, MAX_SCENES);
       if (split.length === 0) throw new OperationFailure("upstream_error", "The text model wrote no narration.");
       const data = scenesData(newScenes(split, row.faceless_style), row.video_format, files, "generating");
-      await prisma.video.update({ where: { video_id: videoId }, data: { faceless_script: story.script, video_name: row.video_name ?? story.title, faceless_scenes: jsonColumn(data.faceless_scenes), composition: jsonColumn(data.composition) } });
+      await prisma.$transaction(async (tx) => {
+        await tx.video.update({ where: { video_id: videoId }, data: { faceless_script: story.script, video_name: row.video_name ?? story.title, faceless_scenes: jsonColumn(data.faceless_scenes), composition: jsonColumn(data.composition) } });
+        await recordUpdatedIn(tx, videos, videoId);
+      });
       done.scenes_written = split.length;
       ({ row, scenes } = await read());
     }

@@ -6,7 +6,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { ApiError } from "../errors/api-error.js";
 import { newId } from "../ids.js";
-import { loadOwned } from "../resources/service.js";
+import { loadOwned, recordUpdatedIn } from "../resources/service.js";
 import type { FileService } from "../storage/from-config.js";
 import { videos } from "../videos/resource.js";
 import { validationFailed } from "../validation/issues.js";
@@ -102,6 +102,7 @@ export async function changeScenes(prisma: PrismaClient, videoId: string, files:
     const scenes = locked.scenes.map(change);
     const data = scenesData(scenes, locked.format, files, status?.(scenes));
     await tx.video.update({ where: { video_id: videoId }, data: { ...data, faceless_scenes: jsonColumn(data.faceless_scenes), composition: data.composition && jsonColumn(data.composition) } });
+    await recordUpdatedIn(tx, videos, videoId);
     return data.faceless_scenes;
   });
 }
@@ -122,6 +123,7 @@ export function newScenes(split: readonly { text: string; direction: string | nu
 }
 
 /** Sets the faceless status alone (an operation starting, failing). */
-export async function setFacelessStatus(client: PrismaClient | Tx, videoId: string, status: string): Promise<void> {
-  await client.video.updateMany({ where: { video_id: videoId }, data: { faceless_status: status } });
+export async function setFacelessStatus(tx: Tx, videoId: string, status: string): Promise<void> {
+  const { count } = await tx.video.updateMany({ where: { video_id: videoId }, data: { faceless_status: status } });
+  if (count) await recordUpdatedIn(tx, videos, videoId);
 }

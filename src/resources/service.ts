@@ -146,6 +146,18 @@ async function emitRecordEvent(tx: Tx, context: GraphQLContext, resource: Resour
   });
 }
 
+/**
+ * `<kind>.updated` with the whole record, for a change made outside the resource routes — an
+ * operation writing its results onto the record (faceless scenes, slides, timeline audio). Runs
+ * in the writing transaction, so the event commits with the change. A record deleted meanwhile
+ * has nothing to report.
+ */
+export async function recordUpdatedIn(tx: Tx, resource: ResourceDefinition, id: string, livemode = true): Promise<void> {
+  const row = await delegateFor(tx, resource.model).findUnique({ select: { ...fullSelection(resource), workspace_id: true }, where: { [idColumn(resource)]: id } });
+  if (!row) return;
+  await recordEvent(tx, { workspaceId: row.workspace_id as string, type: `${resource.kind}.updated`, livemode, data: { object: presentRecord(resource, row) } });
+}
+
 /** Reads back a record this transaction has just written or checked: no second ownership check. */
 async function readBack(tx: Tx, resource: ResourceDefinition, id: string, query: PrismaQuery): Promise<Row> {
   const row = await delegateFor(tx, resource.model).findUnique({ ...query, where: { [idColumn(resource)]: id } });

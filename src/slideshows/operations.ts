@@ -17,12 +17,16 @@ import { drawStill } from "../faceless/media.js";
 import { statusMoves } from "../faceless/operations.js";
 import { LINK_SECONDS, jsonColumn } from "../faceless/video.js";
 import { isPending, readSlides, slidePrompt, type Slide } from "./slides.js";
+import { slideshows } from "./resource.js";
+import { recordUpdatedIn } from "../resources/service.js";
 
 /** Credits of one slide drawn (the catalog's price of slideshows.generate, per item). */
 export const CREDITS_PER_SLIDE = 4;
 
-const setStatus = (tx: Tx | PrismaClient, slideshowId: string, status: string, extra: { export_url?: string | null } = {}) =>
-  tx.slideshow.updateMany({ where: { slideshow_id: slideshowId }, data: { slideshow_status: status, ...extra } });
+async function setStatus(tx: Tx, slideshowId: string, status: string, extra: { export_url?: string | null } = {}): Promise<void> {
+  const { count } = await tx.slideshow.updateMany({ where: { slideshow_id: slideshowId }, data: { slideshow_status: status, ...extra } });
+  if (count) await recordUpdatedIn(tx, slideshows, slideshowId);
+}
 
 /** Changes one slide under a row lock; the status follows from the slides unless given. */
 async function changeSlide(prisma: PrismaClient, slideshowId: string, slideId: string, change: (slide: Slide) => Slide, status?: string): Promise<boolean> {
@@ -34,14 +38,17 @@ async function changeSlide(prisma: PrismaClient, slideshowId: string, slideId: s
     const found = slides.some((slide) => slide.slide_id === slideId);
     const next = slides.map((slide) => (slide.slide_id === slideId ? change(slide) : slide));
     await tx.slideshow.update({ where: { slideshow_id: slideshowId }, data: { slides: jsonColumn(next), slideshow_status: status ?? (next.every((slide) => !isPending(slide)) ? "ready" : "draft") } });
+    await recordUpdatedIn(tx, slideshows, slideshowId);
     return found;
   });
 }
 
 /** The slideshow's status after its slides: ready when every one is drawn. */
 async function settleStatus(prisma: PrismaClient, slideshowId: string): Promise<void> {
-  const row = await prisma.slideshow.findUnique({ where: { slideshow_id: slideshowId }, select: { slides: true } });
-  if (row) await setStatus(prisma, slideshowId, readSlides(row.slides).every((slide) => !isPending(slide)) ? "ready" : "draft");
+  await prisma.$transaction(async (tx) => {
+    const row = await tx.slideshow.findUnique({ where: { slideshow_id: slideshowId }, select: { slides: true } });
+    if (row) await setStatus(tx, slideshowId, readSlides(row.slides).every((slide) => !isPending(slide)) ? "ready" : "draft");
+  });
 }
 
 const visualsInput = z.strictObject({ slide_ids: z.array(z.string()).min(1), format: z.string() });

@@ -19,8 +19,7 @@ import { voiceSettingsOf, voiceText } from "../faceless/media.js";
 import { LINK_SECONDS } from "../faceless/video.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind } from "../operations/kind.js";
-import { recordEvent } from "../outbox/record-event.js";
-import { presentRecord } from "../resources/selection.js";
+import { recordUpdatedIn } from "../resources/service.js";
 import { videos } from "../videos/resource.js";
 import { blocksShape, type Block } from "../videos/timeline/blocks.js";
 import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition } from "../videos/timeline/composition.js";
@@ -83,7 +82,7 @@ async function writeBlock(tx: Tx, videoId: string, blockId: string, audio: { url
     where: { video_id: videoId },
     data: { blocks: json(retimed), groups: json(groups), ...(composition && { composition: json(composition) }) },
   });
-  await recordEvent(tx, { workspaceId: row.workspace_id, type: "video.updated", livemode: true, data: { object: presentRecord(videos, row) } });
+  await recordUpdatedIn(tx, videos, row.video_id);
   return true;
 }
 
