@@ -15,9 +15,10 @@ import { startService, type RunningService } from "../src/service.js";
 import { addCredits, creditBalance } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { openCredentials, sealCredentials } from "../src/publishing/credentials.js";
+import { publishingSettings } from "../src/publishing/settings.js";
 import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
 import { startReceiver, waitFor } from "./support/receiver.js";
-import { startPlatformStandIn, type PlatformStandIn } from "./support/platform-standin.js";
+import { startPlatformStandIn, STANDIN_OAUTH_CLIENT, type PlatformStandIn } from "./support/platform-standin.js";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,7 +37,13 @@ const overrides = environment.overrides;
 let platforms: PlatformStandIn;
 beforeAll(async () => {
   platforms = await startPlatformStandIn();
-  overrides.publishing = { accountsKey: ACCOUNTS_KEY, platformUrls: { youtube: platforms.url, tiktok: platforms.url }, sweepMs: 300, stuckAfterMs: 10 * 60_000 };
+  overrides.publishing = {
+    accountsKey: ACCOUNTS_KEY,
+    platformUrls: { youtube: platforms.url, tiktok: platforms.url },
+    oauth: { youtube: { ...STANDIN_OAUTH_CLIENT, tokenUrl: `${platforms.url}/token` }, tiktok: { ...STANDIN_OAUTH_CLIENT, tokenUrl: `${platforms.url}/v2/oauth/token/` } },
+    sweepMs: 300,
+    stuckAfterMs: 10 * 60_000,
+  };
 });
 afterAll(async () => platforms?.close());
 
@@ -65,12 +72,18 @@ async function funded(credits = 100): Promise<Fixture> {
 }
 
 /** An account as the CLI connects it: tokens sealed with the accounts key. */
-async function connect(workspaceId: string, platform: "youtube" | "tiktok", accessToken = "token-ok"): Promise<string> {
+async function connect(workspaceId: string, platform: "youtube" | "tiktok", accessToken = "token-ok", more: { refresh_token?: string; expires_at?: string } = {}): Promise<string> {
   const accountId = newId("social_account");
   await prisma().socialAccount.create({
-    data: { account_id: accountId, workspace_id: workspaceId, platform, account_name: `${platform} channel`, credentials_encrypted: sealCredentials(ACCOUNTS_KEY, accountId, { access_token: accessToken }) },
+    data: { account_id: accountId, workspace_id: workspaceId, platform, account_name: `${platform} channel`, credentials_encrypted: sealCredentials(ACCOUNTS_KEY, accountId, { access_token: accessToken, ...more }) },
   });
   return accountId;
+}
+
+/** The account's tokens as stored now, opened. */
+async function tokensOf(accountId: string) {
+  const account = await prisma().socialAccount.findUniqueOrThrow({ where: { account_id: accountId } });
+  return openCredentials(ACCOUNTS_KEY, accountId, account.credentials_encrypted!);
 }
 
 const video = async (client: Client) => (await client.post("/api/v1/videos", { video_name: "Launch teaser", composition: COMPOSITION })).body.video_id as string;
@@ -220,6 +233,69 @@ describe("the publisher", () => {
     expect(post.status, post.error_message).toBe("published");
     const upload = platforms.uploads.find((entry) => post.platform_post_url.endsWith(entry.postId))!;
     expect(upload).toMatchObject({ platform: "tiktok", title: "TikTok caption" });
+  });
+});
+
+describe("account tokens", () => {
+  const expired = () => new Date(Date.now() - 60_000).toISOString();
+
+  it("reads each platform's OAuth client from the environment, both halves or neither", () => {
+    expect(publishingSettings({}).oauth).toEqual({});
+    expect(publishingSettings({ CUTROOM_YOUTUBE_CLIENT_ID: "id", CUTROOM_YOUTUBE_CLIENT_SECRET: "secret" }).oauth).toEqual({
+      youtube: { clientId: "id", clientSecret: "secret", tokenUrl: "https://oauth2.googleapis.com/token" },
+    });
+    expect(publishingSettings({ CUTROOM_TIKTOK_CLIENT_ID: "key", CUTROOM_TIKTOK_CLIENT_SECRET: "secret", CUTROOM_TIKTOK_TOKEN_URL: "http://127.0.0.1:9/token" }).oauth).toEqual({
+      tiktok: { clientId: "key", clientSecret: "secret", tokenUrl: "http://127.0.0.1:9/token" },
+    });
+    expect(() => publishingSettings({ CUTROOM_TIKTOK_CLIENT_ID: "key" })).toThrow(/CUTROOM_TIKTOK_CLIENT_ID and CUTROOM_TIKTOK_CLIENT_SECRET go together/);
+  });
+
+  it("an expired YouTube token is refreshed before the upload, and the new one is sealed on the account", { timeout: 60_000 }, async () => {
+    await startWorkers();
+    const { client, workspaceId } = await funded();
+    const videoId = await video(client);
+    const accountId = await connect(workspaceId, "youtube", "stale-revoked", { refresh_token: "refresh-yt", expires_at: expired() });
+    const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
+    const post = await settled(made.body._id);
+    expect(post.status, post.error_message).toBe("published");
+    const refresh = platforms.refreshes.filter((entry) => entry.form.refresh_token === "refresh-yt");
+    expect(refresh).toEqual([{ platform: "youtube", form: { client_id: "standin-client", client_secret: "standin-secret", refresh_token: "refresh-yt", grant_type: "refresh_token" } }]);
+    const upload = platforms.uploads.find((entry) => post.platform_post_url.endsWith(entry.postId))!;
+    const tokens = await tokensOf(accountId);
+    expect(upload.token).toBe(tokens.access_token);
+    expect(tokens.access_token).toMatch(/^token-ok-refreshed-/);
+    // Google keeps the refresh token; the new access token lives an hour.
+    expect(tokens.refresh_token).toBe("refresh-yt");
+    expect(Date.parse(tokens.expires_at!) - Date.now()).toBeGreaterThan(3000_000);
+  });
+
+  it("TikTok rotates the refresh token: the new one replaces the old; a token still valid is not refreshed", { timeout: 60_000 }, async () => {
+    await startWorkers();
+    const { client, workspaceId } = await funded();
+    const videoId = await video(client);
+    const accountId = await connect(workspaceId, "tiktok", "stale-revoked", { refresh_token: "refresh-tt", expires_at: expired() });
+    const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
+    expect((await settled(made.body._id)).status).toBe("published");
+    expect(await tokensOf(accountId)).toMatchObject({ access_token: expect.stringMatching(/^token-ok-refreshed-/), refresh_token: "refresh-tt-rotated" });
+
+    const refreshes = platforms.refreshes.length;
+    const again = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
+    expect((await settled(again.body._id)).status).toBe("published");
+    expect(platforms.refreshes.length).toBe(refreshes);
+  });
+
+  it("a refresh token the platform refuses fails the post with platform_auth_failed; nothing is uploaded", { timeout: 60_000 }, async () => {
+    await startWorkers();
+    const { client, workspaceId } = await funded();
+    const videoId = await video(client);
+    const accountId = await connect(workspaceId, "youtube", "token-ok", { refresh_token: "refresh-revoked", expires_at: expired() });
+    const uploads = platforms.uploads.length;
+    const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
+    const post = await settled(made.body._id);
+    expect(post.status).toBe("failed");
+    expect(post.error_message).toMatch(/^platform_auth_failed: youtube would not refresh the account's token \(invalid_grant/);
+    expect(platforms.uploads.length).toBe(uploads);
+    expect(await tokensOf(accountId)).toMatchObject({ access_token: "token-ok", refresh_token: "refresh-revoked" });
   });
 });
 

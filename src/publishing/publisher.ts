@@ -14,7 +14,7 @@
 import { z } from "zod";
 import type { Readable } from "node:stream";
 import { defineJob, type JobDefinition, type JobDependencies } from "../jobs/job.js";
-import type { Prisma, Render, ScheduledPost } from "../generated/prisma/client.js";
+import type { Prisma, Render, ScheduledPost, SocialAccount } from "../generated/prisma/client.js";
 import { logger } from "../logger.js";
 import { newId } from "../ids.js";
 import { recordEvent } from "../outbox/record-event.js";
@@ -26,9 +26,9 @@ import { renderOperation } from "../renders/render-operation.js";
 import { parseComposition } from "../renders/composition.js";
 import { renderFormat } from "../renders/videos-to-render.js";
 import { spendCredits, InsufficientCreditsError } from "../credits/ledger.js";
-import { openCredentials } from "./credentials.js";
+import { openCredentials, sealCredentials, type PlatformCredentials } from "./credentials.js";
 import { PLATFORMS } from "./platforms/index.js";
-import { PlatformError } from "./platforms/types.js";
+import { PlatformError, type PlatformAdapter } from "./platforms/types.js";
 import { scheduledPosts } from "./resource.js";
 
 /** What a render queued for a post costs: renders.create's price (docs/credits.md). */
@@ -191,7 +191,7 @@ async function publish(deps: Deps, post: ScheduledPost, from: "scheduled" | "ren
     const adapter = PLATFORMS[account.platform];
     if (!adapter) throw new PostFailure("platform_unsupported", `No publisher for the platform '${account.platform}'.`);
     if (!account.credentials_encrypted) throw new PostFailure("account_not_connected", "The account has no credentials; reconnect it.");
-    const credentials = openCredentials(config.publishing.accountsKey, account.account_id, account.credentials_encrypted);
+    const credentials = await usableCredentials(deps, { ...account, credentials_encrypted: account.credentials_encrypted }, adapter);
     const files = await fileServiceFor(prisma, config);
     const bytes = await readAll(await files.storage.open(render.output_key!));
     const video = await prisma.video.findUnique({ where: { video_id: post.video_id ?? "" }, select: { video_name: true } });
@@ -221,6 +221,40 @@ async function publish(deps: Deps, post: ScheduledPost, from: "scheduled" | "ren
     await failPost(deps, claimedPost, "publishing", failure, target);
     return { post_id: post.post_id, status: "failed", error_code: failure.code };
   }
+}
+
+/** An access token expiring within this is refreshed before the upload begins. */
+const REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * The account's credentials, with an access token that expires soon traded for a new one first —
+ * when the account has a refresh token and the platform an OAuth client (docs/publishing.md,
+ * "Tokens"). Only before the upload: retrying an upload that a platform refused part-way could post
+ * twice. The new tokens are sealed onto the account only if no other publisher refreshed it
+ * meanwhile; if one did, its tokens are used.
+ */
+async function usableCredentials(deps: Deps, account: SocialAccount & { credentials_encrypted: string }, adapter: PlatformAdapter): Promise<PlatformCredentials> {
+  const key = deps.config.publishing.accountsKey;
+  const credentials = openCredentials(key, account.account_id, account.credentials_encrypted);
+  const client = deps.config.publishing.oauth?.[account.platform];
+  const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
+  if (!credentials.refresh_token || !client || !(expiresAt - Date.now() < REFRESH_MARGIN_MS)) return credentials;
+  const tokens = await adapter.refresh({ credentials: { ...credentials, refresh_token: credentials.refresh_token }, client });
+  const refreshed: PlatformCredentials = {
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token ?? credentials.refresh_token,
+    ...(tokens.expires_in && { expires_at: new Date(Date.now() + tokens.expires_in * 1000).toISOString() }),
+  };
+  const { count } = await deps.prisma.socialAccount.updateMany({
+    where: { account_id: account.account_id, credentials_encrypted: account.credentials_encrypted },
+    data: { credentials_encrypted: sealCredentials(key, account.account_id, refreshed) },
+  });
+  if (count === 0) {
+    const current = await deps.prisma.socialAccount.findUnique({ where: { account_id: account.account_id }, select: { credentials_encrypted: true } });
+    if (current?.credentials_encrypted) return openCredentials(key, account.account_id, current.credentials_encrypted);
+  }
+  logger.info({ account_id: account.account_id, platform: account.platform, expires_at: refreshed.expires_at }, "account token refreshed");
+  return refreshed;
 }
 
 async function failPost(deps: Deps, post: ScheduledPost, from: string, failure: PostFailure, target?: TargetAccount): Promise<void> {

@@ -8,11 +8,29 @@ export interface PublishingSettings {
   accountsKey?: Buffer;
   /** Base URL of each platform's API (CUTROOM_<PLATFORM>_API_URL), e.g. a stand-in in tests. */
   platformUrls: Record<string, string>;
+  /**
+   * The OAuth app each platform's refresh tokens were issued to (CUTROOM_<PLATFORM>_CLIENT_ID and
+   * _CLIENT_SECRET), and where its token endpoint lives (CUTROOM_<PLATFORM>_TOKEN_URL). A platform
+   * without a client cannot refresh: its accounts post until their access token expires.
+   */
+  oauth?: Record<string, OAuthClient>;
   /** How often the sweep publishes overdue posts (CUTROOM_PUBLISH_SWEEP_MS). */
   sweepMs: number;
   /** A post left `publishing` this long by a worker that died is failed, never sent twice. */
   stuckAfterMs: number;
 }
+
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+  tokenUrl: string;
+}
+
+/** Each platform's documented OAuth token endpoint. */
+export const DEFAULT_TOKEN_URLS: Readonly<Record<string, string>> = {
+  youtube: "https://oauth2.googleapis.com/token",
+  tiktok: "https://open.tiktokapis.com/v2/oauth/token/",
+};
 
 export const DEFAULT_PLATFORM_URLS: Readonly<Record<string, string>> = {
   youtube: "https://www.googleapis.com",
@@ -39,9 +57,19 @@ export function publishingSettings(env: NodeJS.ProcessEnv): PublishingSettings {
   const platformUrls = Object.fromEntries(
     Object.entries(DEFAULT_PLATFORM_URLS).map(([platform, url]) => [platform, (env[`CUTROOM_${platform.toUpperCase()}_API_URL`] || url).replace(/\/+$/, "")]),
   );
+  const oauth: Record<string, OAuthClient> = {};
+  for (const [platform, tokenUrl] of Object.entries(DEFAULT_TOKEN_URLS)) {
+    const prefix = `CUTROOM_${platform.toUpperCase()}`;
+    const clientId = env[`${prefix}_CLIENT_ID`];
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) throw new Error(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET go together`);
+    oauth[platform] = { clientId, clientSecret, tokenUrl: env[`${prefix}_TOKEN_URL`] || tokenUrl };
+  }
   return {
     accountsKey: parseAccountsKey(env.CUTROOM_ACCOUNTS_KEY),
     platformUrls,
+    oauth,
     sweepMs: positive(env.CUTROOM_PUBLISH_SWEEP_MS, 15_000, "CUTROOM_PUBLISH_SWEEP_MS"),
     stuckAfterMs: positive(env.CUTROOM_PUBLISH_STUCK_AFTER_MS, 15 * 60_000, "CUTROOM_PUBLISH_STUCK_AFTER_MS"),
   };

@@ -6,8 +6,11 @@
 // - TikTok Content Posting API: POST /v2/post/publish/video/init/ answers data.publish_id and
 //   data.upload_url; PUT the bytes with Content-Range; POST /v2/post/publish/status/fetch/ answers
 //   PROCESSING_UPLOAD, then PUBLISH_COMPLETE with publicaly_available_post_id (sic, as documented).
+// - The OAuth refresh_token grants: Google's POST /token (client_id, client_secret) and TikTok's
+//   POST /v2/oauth/token/ (client_key, client_secret; it rotates the refresh token). The client is
+//   STANDIN_OAUTH_CLIENT; a refresh token containing "revoked" is refused with invalid_grant.
 // Access tokens steer failures: a token containing "revoked" is refused (401), one containing
-// "down" meets a 503. Every finished upload is recorded with its bytes.
+// "down" meets a 503. Every finished upload is recorded with its bytes, every refresh with its form.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -20,9 +23,14 @@ export interface PlatformUpload {
   postId: string;
 }
 
+/** The OAuth app the stand-in's token endpoints accept. */
+export const STANDIN_OAUTH_CLIENT = { clientId: "standin-client", clientSecret: "standin-secret" } as const;
+
 export interface PlatformStandIn {
   url: string;
   uploads: PlatformUpload[];
+  /** Every refresh_token grant, as `platform` and the form it sent. */
+  refreshes: { platform: "youtube" | "tiktok"; form: Record<string, string> }[];
   /** Every request, as `METHOD path`. */
   requests: string[];
   close(): Promise<void>;
@@ -55,6 +63,7 @@ const tiktokError = (code: string, message: string) => ({ error: { code, message
 export async function startPlatformStandIn(): Promise<PlatformStandIn> {
   const sessions = new Map<string, Session>();
   const uploads: PlatformUpload[] = [];
+  const refreshes: PlatformStandIn["refreshes"] = [];
   const requests: string[] = [];
   let base = "";
 
@@ -64,6 +73,19 @@ export async function startPlatformStandIn(): Promise<PlatformStandIn> {
       requests.push(`${request.method} ${url.pathname}`);
       const body = await readBody(request);
       const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+
+      // ---- OAuth refresh_token grants -------------------------------------------------------
+      if ((url.pathname === "/token" || url.pathname === "/v2/oauth/token/") && request.method === "POST") {
+        const platform = url.pathname === "/token" ? "youtube" : "tiktok";
+        const form = Object.fromEntries(new URLSearchParams(body.toString("utf8")));
+        refreshes.push({ platform, form });
+        const clientId = platform === "youtube" ? form.client_id : form.client_key;
+        if (clientId !== STANDIN_OAUTH_CLIENT.clientId || form.client_secret !== STANDIN_OAUTH_CLIENT.clientSecret) return json(response, 401, { error: "invalid_client", error_description: "The OAuth client was not found." });
+        if (form.grant_type !== "refresh_token" || !form.refresh_token || form.refresh_token.includes("revoked")) return json(response, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." });
+        const accessToken = `token-ok-refreshed-${refreshes.length}`;
+        if (platform === "youtube") return json(response, 200, { access_token: accessToken, expires_in: 3599, scope: "https://www.googleapis.com/auth/youtube.upload", token_type: "Bearer" });
+        return json(response, 200, { access_token: accessToken, expires_in: 86_400, open_id: "open-id", refresh_expires_in: 31_536_000, refresh_token: `${form.refresh_token}-rotated`, scope: "video.publish", token_type: "Bearer" });
+      }
 
       // ---- YouTube ------------------------------------------------------------------------
       if (url.pathname === "/upload/youtube/v3/videos" && request.method === "POST") {
@@ -126,6 +148,7 @@ export async function startPlatformStandIn(): Promise<PlatformStandIn> {
   return {
     url: base,
     uploads,
+    refreshes,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,7 +3,9 @@
 //    data.publish_id and data.upload_url.
 // 2. PUT the bytes to upload_url with Content-Range.
 // 3. POST /v2/post/publish/status/fetch/ until PUBLISH_COMPLETE (or FAILED with fail_reason).
-import { jsonOf, platformCall, PlatformError, type PlatformAdapter } from "./types.js";
+// Tokens refresh at POST /v2/oauth/token/ (developers.tiktok.com/doc/oauth-user-access-token-management):
+// client_key, client_secret, refresh_token; the answer may carry a new refresh token, which replaces the old.
+import { jsonOf, platformCall, PlatformError, refreshGrant, type PlatformAdapter } from "./types.js";
 
 interface TikTokAnswer<D> {
   data?: D;
@@ -64,4 +66,6 @@ export const tiktok: PlatformAdapter = {
     }
     throw new PlatformError("platform_unavailable", `tiktok had not published the video after ${STATUS_POLLS} status checks.`);
   },
+  refresh: ({ credentials, client, signal }) =>
+    refreshGrant("tiktok", client.tokenUrl, { client_key: client.clientId, client_secret: client.clientSecret, refresh_token: credentials.refresh_token }, signal),
 };

@@ -2,6 +2,7 @@
 // adapter uploads the video with the platform's own documented protocol and answers the published
 // post's id and URL, or throws a PlatformError with a stable code.
 import type { PlatformCredentials } from "../credentials.js";
+import type { OAuthClient } from "../settings.js";
 
 export interface PublishRequest {
   /** The account's opened credentials. */
@@ -19,9 +20,57 @@ export interface PublishResult {
   url: string;
 }
 
+export interface RefreshRequest {
+  /** The account's credentials; `refresh_token` is set. */
+  credentials: PlatformCredentials & { refresh_token: string };
+  client: OAuthClient;
+  signal?: AbortSignal;
+}
+
+/** What a token endpoint answered: the new access token, and a new refresh token if it rotates them. */
+export interface RefreshedTokens {
+  access_token: string;
+  refresh_token?: string;
+  /** Seconds the access token lives. */
+  expires_in?: number;
+}
+
 export interface PlatformAdapter {
   platform: string;
   publish(request: PublishRequest): Promise<PublishResult>;
+  /** Trades the refresh token for a new access token (OAuth 2.0 refresh_token grant). */
+  refresh(request: RefreshRequest): Promise<RefreshedTokens>;
+}
+
+/**
+ * One refresh_token grant, the form each platform documents: `fields` name the client the way the
+ * platform does (client_id or client_key). A refused grant (4xx: revoked, expired, another app's
+ * token) means the account must be connected again.
+ */
+export async function refreshGrant(platform: string, tokenUrl: string, fields: Record<string, string>, signal?: AbortSignal): Promise<RefreshedTokens> {
+  let response: Response;
+  try {
+    response = await fetch(tokenUrl, {
+      method: "POST",
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]) : AbortSignal.timeout(CALL_TIMEOUT_MS),
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...fields, grant_type: "refresh_token" }),
+    });
+  } catch (error) {
+    throw new PlatformError("platform_unavailable", `${platform}'s token endpoint could not be reached: ${(error as Error).message}`);
+  }
+  if (response.status >= 500) throw new PlatformError("platform_unavailable", `${platform}'s token endpoint failed (HTTP ${response.status}).`);
+  const answer = await jsonOf<{ access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown }>(platform, response);
+  if (response.status >= 400 || answer.error || typeof answer.access_token !== "string" || !answer.access_token) {
+    const reason = [answer.error, answer.error_description].filter((part) => typeof part === "string").join(": ") || `HTTP ${response.status}`;
+    throw new PlatformError("platform_auth_failed", `${platform} would not refresh the account's token (${reason}); reconnect the account.`);
+  }
+  return {
+    access_token: answer.access_token,
+    ...(typeof answer.refresh_token === "string" && answer.refresh_token && { refresh_token: answer.refresh_token }),
+    ...(typeof answer.expires_in === "number" && answer.expires_in > 0 && { expires_in: answer.expires_in }),
+  };
 }
 
 export class PlatformError extends Error {

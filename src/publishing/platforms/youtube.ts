@@ -2,7 +2,9 @@
 // 1. POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status with the metadata;
 //    the session URI comes back in `Location`.
 // 2. PUT the bytes to the session URI; the answer is the video resource, with its id.
-import { jsonOf, platformCall, PlatformError, type PlatformAdapter } from "./types.js";
+// Tokens refresh at Google's OAuth 2.0 endpoint (developers.google.com/identity/protocols/oauth2/web-server#offline):
+// client_id, client_secret, refresh_token; the refresh token is kept (Google does not rotate it).
+import { jsonOf, platformCall, PlatformError, refreshGrant, type PlatformAdapter } from "./types.js";
 
 export const youtube: PlatformAdapter = {
   platform: "youtube",
@@ -33,4 +35,6 @@ export const youtube: PlatformAdapter = {
     if (!resource.id) throw new PlatformError("platform_protocol_error", "youtube answered the upload without a video id.");
     return { platform_post_id: resource.id, url: `https://www.youtube.com/watch?v=${encodeURIComponent(resource.id)}` };
   },
+  refresh: ({ credentials, client, signal }) =>
+    refreshGrant("youtube", client.tokenUrl, { client_id: client.clientId, client_secret: client.clientSecret, refresh_token: credentials.refresh_token }, signal),
 };
