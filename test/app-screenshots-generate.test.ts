@@ -3,7 +3,8 @@
 // the project's global prompt, its image agent's Liquid template and the screen's prompt, with the
 // project's and the screen's references fetched through the URL guard; brought to the exact store
 // pixels (checked here with sharp), stored and served by a signed link, billed 4 credits with a
-// completed `generations` row. A test key gets a quote; a failed drawing gives the hold back.
+// completed `generations` row and generation.completed. A test key gets a quote; a failed drawing
+// gives the hold back and is recorded as a failed generation.
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { balanceOf as balanceIn, funded as fundedIn, ok, refused, useLoopbackImages } from "./support/action-calls.js";
@@ -67,6 +68,8 @@ describe("app_screenshots.generate", () => {
     expect(row).toMatchObject({ workspace_id: workspaceId, agent_id: agentId, agent_type: "image", status: "completed", credits_consumed: 4, output_urls: [body.url] });
     expect(row.generation_metadata).toMatchObject({ action: "app_screenshots.generate", project_id: projectId, screen_id: screenId, width: 1290, height: 2796 });
     expect(await balanceOf(workspaceId)).toBe(6);
+    const completed = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "generation.completed" } });
+    expect(completed.map((event) => (event.data as Record<string, any>).object)).toEqual([expect.objectContaining({ generation_id: body.generation_id, status: "completed", output_urls: [body.url] })]);
   });
 
   it("takes a size of its own (landscape) and sends the project's and the screen's references to the edit route", async () => {
@@ -88,12 +91,19 @@ describe("app_screenshots.generate", () => {
     const other = await funded(10);
     refused(await other.client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 403, "workspace_mismatch");
 
-    standIn().failNext("openai.images.generations", { status: 500 });
-    refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 502, "upstream_error");
+    // A reference that is no image is the caller's mistake: nothing is recorded.
     const bad = await project(client, { screen: [`${images.base}/notes.txt`] });
     refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: bad.projectId, screen_id: bad.screenId }), 422, "validation_failed");
-    expect(await balanceOf(workspaceId)).toBe(10);
     expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);
+    // A drawing that fails is a failed generation, like every billed model call: a failed row that
+    // cost nothing, generation.failed, and the hold given back.
+    standIn().failNext("openai.images.generations", { status: 500 });
+    refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 502, "upstream_error");
+    expect(await balanceOf(workspaceId)).toBe(10);
+    const rows = await prisma().generation.findMany({ where: { workspace_id: workspaceId } });
+    expect(rows).toEqual([expect.objectContaining({ status: "failed", credits_consumed: 0, agent_type: "image", error_message: expect.stringMatching(/^upstream_error: /) })]);
+    const failed = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "generation.failed" } });
+    expect(failed.map((event) => event.data)).toEqual([expect.objectContaining({ error_code: "upstream_error", credits_consumed: 0, credits_refunded: 4 })]);
   });
 
   it("a test key gets a quote after the checks; nothing is drawn, stored or spent", async () => {

@@ -3,17 +3,19 @@
 // image model from the project's global prompt, its image agent's template and the screen's
 // prompt, with the project's and the screen's reference images (read through the URL guard) when
 // there are any. The image is brought to the exact pixels with sharp, stored, and answered as a
-// signed link; 4 credits, and a completed `generations` row. Model mode: the credits are held
-// first and given back if drawing fails; a test key gets a quote once the project, the screen,
-// the size and the prompt's variables were checked.
+// signed link; 4 credits, a completed `generations` row and generation.completed (a billed
+// generation, src/generations/billed-generation.ts). Model mode: the credits are held first and
+// given back if drawing fails, which leaves a failed row and generation.failed; a test key gets a
+// quote once the project, the screen, the size and the prompt's variables were checked.
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
-import { newId } from "../../ids.js";
+import { ApiError } from "../../errors/api-error.js";
 import { storeMedia } from "../../generations/stored-media.js";
 import { imageFromUrl } from "../../media/user-image.js";
 import type { Media } from "../../providers/types.js";
 import { validationFailed } from "../../validation/issues.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { drawSize, exactSize, planScreen, QUALITIES, storeSize } from "../screenshot.js";
 
 const PRICE = 4;
@@ -68,53 +70,39 @@ export default defineAction({
     checkQuality(input.quality);
     await planScreen(graphql, input);
   },
-  async run({ graphql, providers, files, reference, commit }, input) {
+  async run(context, input) {
+    const { graphql, providers, files } = context;
     const plan = await planScreen(graphql, input);
     const target = storeSize(input.size);
+    // References are read before the drawing: one that is no image is the caller's 422, not a failed generation.
     const references: Media[] = [];
     for (const [index, url] of plan.references.entries()) references.push(await imageFromUrl(graphql.services.outbound, url, `references.${index}`));
-    const image = providers.get("image");
     const request = { prompt: plan.prompt, size: drawSize(target), quality: input.quality, n: 1 };
-    const drawn = references.length > 0 ? await image.edit({ ...request, images: references }) : await image.generate(request);
-    const output = drawn.images[0];
-    if (!output) throw new Error("The image model answered no image.");
-    const exact = await exactSize(output.data, target);
     const workspaceId = graphql.auth.workspaceId;
-    const generationId = newId("generation");
-    reference(generationId);
-    const stored = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index: 0 }, { data: exact.data, mediaType: "image/png", width: exact.width, height: exact.height });
-    const model = `${drawn.meta.provider}/${drawn.meta.model}`;
-    return commit(async (tx) => {
-      await tx.generation.create({
-        data: {
-          generation_id: generationId,
-          workspace_id: workspaceId,
-          agent_type: "image",
-          agent_model: model,
-          agent_id: plan.agentId,
-          status: "completed",
-          prompt: plan.prompt,
-          credits_consumed: PRICE,
-          output_urls: [stored.url],
-          thumbnail_url: stored.url,
-          completed_at: new Date(),
-          generation_metadata: {
-            action: "app_screenshots.generate",
-            project_id: input.project_id,
-            screen_id: input.screen_id,
-            size: target.name,
-            width: exact.width,
-            height: exact.height,
-            drawn_size: request.size,
-            quality: input.quality ?? null,
-            references: plan.references,
-            files: [{ key: stored.key, content_type: stored.content_type, size_bytes: stored.size_bytes, width: exact.width, height: exact.height }],
-          },
-        },
-      });
-      return {
+    const spec = {
+      action: "app_screenshots.generate",
+      agentType: "image" as const,
+      model: graphql.services.providers.model("image")!.ref,
+      prompt: plan.prompt,
+      agentId: plan.agentId,
+      metadata: { project_id: input.project_id, screen_id: input.screen_id, size: target.name, drawn_size: request.size, quality: input.quality ?? null, references: plan.references },
+    };
+    return billedGeneration(
+      context,
+      spec,
+      async (generationId) => {
+        const image = providers.get("image");
+        const drawn = references.length > 0 ? await image.edit({ ...request, images: references }) : await image.generate(request);
+        const output = drawn.images[0];
+        if (!output) throw new ApiError("upstream_error", "The image model answered no image.", { details: { provider: drawn.meta.provider, reason: "invalid_answer" } });
+        const exact = await exactSize(output.data, target);
+        const stored = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index: 0 }, { data: exact.data, mediaType: "image/png", width: exact.width, height: exact.height });
+        const file = { key: stored.key, content_type: stored.content_type, size_bytes: stored.size_bytes, width: exact.width, height: exact.height };
+        return { outputUrls: [stored.url], metadata: { width: exact.width, height: exact.height, files: [file] }, value: { stored, exact, model: `${drawn.meta.provider}/${drawn.meta.model}` } };
+      },
+      async (_tx, generation, { stored, exact, model }) => ({
         object: "app_screenshot" as const,
-        generation_id: generationId,
+        generation_id: generation.generation_id,
         project_id: input.project_id,
         screen_id: input.screen_id,
         url: stored.url,
@@ -126,7 +114,7 @@ export default defineAction({
         prompt: plan.prompt,
         references_used: references.length,
         model,
-      };
-    });
+      }),
+    );
   },
 });

@@ -16,7 +16,7 @@ import { mediaFacts } from "../../providers/media-info.js";
 import { ApiError } from "../../errors/api-error.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { videos } from "../../videos/resource.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { siteFormat, sitePostShape } from "../schemas.js";
 import { readForumThread, type ForumThread } from "../sites/index.js";
 import { LINK_SECONDS, MAX_SECONDS, createVideoProject, ms, wrapText } from "../video-project.js";

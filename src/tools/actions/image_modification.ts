@@ -4,7 +4,7 @@
 // `media_type`, when sent, must say so). With `agent_id`, the image agent's settings give the
 // default `size` and `quality`, and the generation is filed under the agent. The edited image is
 // measured with sharp, stored and answered with a signed link; the call is a billed generation
-// (4 credits, src/tools/generation.ts).
+// (4 credits, src/generations/billed-generation.ts).
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, prompt, requireOneOf, url } from "../../actions/catalog/define.js";
@@ -12,7 +12,7 @@ import { agents } from "../../agents/resource.js";
 import { ApiError } from "../../errors/api-error.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { fileEntry, imageFields, sentImage, storeImage } from "../images.js";
 import { IMAGE_QUALITIES, IMAGE_SIZES, base64, mediaType } from "../inputs.js";
 

@@ -3,7 +3,7 @@
 // a PNG, JPEG, GIF or WebP; the cut-out is checked with sharp (it must carry an alpha channel),
 // stored as a PNG and answered with a signed link. The call is a billed generation (2 credits):
 // a `generations` row and generation.completed, or, when the model fails, a failed row and
-// generation.failed with the hold given back (src/tools/generation.ts).
+// generation.failed with the hold given back (src/generations/billed-generation.ts).
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, url } from "../../actions/catalog/define.js";
@@ -13,7 +13,7 @@ import { generations } from "../../generations/resource.js";
 import { imageFromUrl } from "../../media/user-image.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { fileEntry, imageFields, storeImage } from "../images.js";
 
 const PRICE = 2;

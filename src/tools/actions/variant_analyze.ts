@@ -2,13 +2,13 @@
 // variant is an image at a URL (fetched through the URL guard; PNG, JPEG, GIF or WebP), read by the
 // vision model as structured output: what it shows, its style and palette, any text in it, visible
 // defects, and — with the `original_prompt` it was made from — how well it follows that prompt.
-// A billed generation (1 credit, src/tools/generation.ts); the report is also kept in its metadata.
+// A billed generation (1 credit, src/generations/billed-generation.ts); the report is also kept in its metadata.
 import sharp from "sharp";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { prompt, url } from "../../actions/catalog/define.js";
 import { imageFromUrl } from "../../media/user-image.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 
 const PRICE = 1;
 

@@ -16,7 +16,7 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { FORMAT_SIZES } from "../../renders/composition.js";
 import { videos } from "../../videos/resource.js";
 import { wordsSpreadOver } from "../../videos/timeline/words.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { fileEntry, storeImage, type StoredImage } from "../images.js";
 import { siteFormat } from "../schemas.js";
 import { readVideoSite, type CaptionCue } from "../sites/index.js";

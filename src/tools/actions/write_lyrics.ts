@@ -4,14 +4,14 @@
 // or `id`) and a text (`body` or `text`), the shape tools.read_comments answers; `post` (any JSON,
 // its `title` and `body` used when present) gives the theme. `ai_model_id` or `model_ref` picks a
 // text model of the model catalog; `workspace_id`, when sent, must be the caller's. A billed
-// generation (2 credits, src/tools/generation.ts).
+// generation (2 credits, src/generations/billed-generation.ts).
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { flag, id, integer, json, label, language, modelRef, prompt } from "../../actions/catalog/define.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { ApiError } from "../../errors/api-error.js";
 import { validationFailed, type ValidationIssue } from "../../validation/issues.js";
-import { billedGeneration } from "../generation.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 
 const PRICE = 2;
 const SECTIONS = ["intro", "verse", "pre_chorus", "chorus", "bridge", "outro"] as const;

@@ -1,13 +1,14 @@
-// The generations record of a billed tool call (docs/generation.md, "Tools"). A tool's model call
-// runs outside any transaction; then one transaction writes the `generations` row (completed, the
-// credits it cost, the prompt, what was made and by which model), emits generation.completed and
-// whatever else the action writes, and settles the call's hold. When the model work fails, the
-// runner gives the hold back, and a row with status `failed` and generation.failed (credits already
-// spent: 0, refunded: the hold) are written in a transaction of their own before the error goes on.
+// The generations record of a billed model call — a tool, an app screenshot (docs/generation.md,
+// "Tools"). The model call runs outside any transaction; then one transaction writes the
+// `generations` row (completed, the credits it cost, the prompt, what was made and by which model),
+// emits generation.completed and whatever else the action writes, and settles the call's hold.
+// When the model work fails, the runner gives the hold back, and a row with status `failed` and
+// generation.failed (credits already spent: 0, refunded: the hold) are written in a transaction of
+// their own before the error goes on.
 import type { ModelContext } from "../actions/framework/action.js";
 import { inWriteTransaction, type Tx } from "../db/transaction.js";
 import { toApiError } from "../errors/envelope.js";
-import { generations } from "../generations/resource.js";
+import { generations } from "./resource.js";
 import { newId } from "../ids.js";
 import { logger } from "../logger.js";
 import { recordEvent } from "../outbox/record-event.js";
