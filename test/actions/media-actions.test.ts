@@ -93,8 +93,10 @@ describe("tools.generate_from_prompt", () => {
 
     const generation = await prisma().generation.findUniqueOrThrow({ where: { generation_id: body.generation_id } });
     expect(generation).toMatchObject({ workspace_id: workspaceId, agent_type: "image", status: "completed", prompt: "A red fox at dawn, watercolour", credits_consumed: 4, output_urls: [body.url] });
-    // Through the generations resource too.
+    // Through the generations resource too, and as generation.completed.
     expect(ok(await client.get(`/api/v1/generations/${body.generation_id}`))).toMatchObject({ generation_id: body.generation_id, status: "completed" });
+    const events = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "generation.completed" } });
+    expect(events.map((event) => (event.data as Record<string, any>).object.generation_id)).toEqual([body.generation_id]);
     expect((await ledger(workspaceId)).map((row) => [row.action_type, row.amount, row.reference_id])).toEqual([["grant", 10, null], ["tools.generate_from_prompt", -4, body.generation_id]]);
   });
 

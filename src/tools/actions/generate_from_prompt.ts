@@ -1,10 +1,12 @@
 // tools.generate_from_prompt (catalog 4.5): one image from a text prompt, drawn by the image model,
-// stored, and answered as a signed link served as the image itself (image/png, ...). The
-// generation is billed and recorded in `generations` like every other.
+// stored, and answered as a signed link served as the image itself (image/png, ...). A billed
+// generation (src/generations/billed-generation.ts): generation.completed, or a failed row and
+// generation.failed with the hold given back.
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { modelRef, prompt } from "../../actions/catalog/define.js";
-import { newId } from "../../ids.js";
+import { ApiError } from "../../errors/api-error.js";
+import { billedGeneration } from "../../generations/billed-generation.js";
 import { storeMedia } from "../../generations/stored-media.js";
 import { validationFailed } from "../../validation/issues.js";
 import { IMAGE_QUALITIES as QUALITIES, IMAGE_SIZES as SIZES } from "../inputs.js";
@@ -47,41 +49,31 @@ export default defineAction({
     const usable = graphql.services.providers.catalog().filter((model) => model.capability === "image").map((model) => model.ref);
     if (!usable.includes(input.model)) throw validationFailed([{ path: "model", message: `Must be one of: ${usable.join(", ")}.`, type: "any.only", allowed: usable }]);
   },
-  async run({ providers, graphql, files, reference, commit }, input) {
+  async run(context, input) {
+    const { providers, graphql, files } = context;
     const model = input.model ?? graphql.services.providers.model("image")!.ref;
-    const drawn = await (input.model ? providers.getModel("image", input.model) : providers.get("image")).generate({ prompt: input.prompt, size: input.size, quality: input.quality, n: 1 });
-    const image = drawn.images[0];
-    if (!image) throw new Error("The image model answered no image.");
     const workspaceId = graphql.auth.workspaceId;
-    const generationId = newId("generation");
-    reference(generationId);
-    const stored = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index: 0 }, image);
-    return commit(async (tx) => {
-      await tx.generation.create({
-        data: {
-          generation_id: generationId,
-          workspace_id: workspaceId,
-          agent_type: "image",
-          agent_model: model,
-          status: "completed",
-          prompt: input.prompt,
-          credits_consumed: 4,
-          output_urls: [stored.url],
-          thumbnail_url: stored.url,
-          completed_at: new Date(),
-          generation_metadata: {
-            action: "tools.generate_from_prompt",
-            provider: drawn.meta.provider,
-            model: drawn.meta.model,
-            size: input.size ?? null,
-            quality: input.quality ?? null,
-            files: [{ key: stored.key, content_type: stored.content_type, size_bytes: stored.size_bytes, width: stored.width, height: stored.height }],
-          },
-        },
-      });
-      return {
+    const spec = {
+      action: "tools.generate_from_prompt",
+      agentType: "image" as const,
+      model,
+      prompt: input.prompt,
+      metadata: { size: input.size ?? null, quality: input.quality ?? null },
+    };
+    return billedGeneration(
+      context,
+      spec,
+      async (generationId) => {
+        const drawn = await (input.model ? providers.getModel("image", input.model) : providers.get("image")).generate({ prompt: input.prompt, size: input.size, quality: input.quality, n: 1 });
+        const image = drawn.images[0];
+        if (!image) throw new ApiError("upstream_error", "The image model answered no image.", { details: { provider: drawn.meta.provider, reason: "invalid_answer" } });
+        const stored = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index: 0 }, image);
+        const file = { key: stored.key, content_type: stored.content_type, size_bytes: stored.size_bytes, width: stored.width, height: stored.height };
+        return { outputUrls: [stored.url], metadata: { provider: drawn.meta.provider, model: drawn.meta.model, files: [file] }, value: stored };
+      },
+      async (_tx, generation, stored) => ({
         object: "generated_image" as const,
-        generation_id: generationId,
+        generation_id: generation.generation_id,
         url: stored.url,
         content_type: stored.content_type,
         size_bytes: stored.size_bytes,
@@ -91,7 +83,7 @@ export default defineAction({
         model,
         size: input.size ?? null,
         quality: input.quality ?? null,
-      };
-    });
+      }),
+    );
   },
 });
