@@ -90,7 +90,7 @@ export async function startService(config: Config): Promise<RunningService> {
     // A shelf that cannot be made (no ffmpeg) leaves the library empty; the API still starts.
     await seedStaticLibrary(database.prisma, files, config.publicBaseUrl ?? serviceBaseUrl({ host: config.host, port: address.port })).catch((error: unknown) => logger.error({ err: error }, "static library not seeded"));
     const workers: RunningWorkers | undefined = config.runWorkers
-      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers }, live.publish)
+      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers, quotas: guards.quotas }, live.publish)
       : undefined;
     return {
       // The listener itself, whatever public base URL links carry.

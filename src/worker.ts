@@ -10,6 +10,8 @@ import { logger } from "./logger.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents } from "./events/live.js";
 import { createProviders } from "./providers/registry.js";
+import { QuotaService } from "./guards/quota.js";
+import { Redis } from "ioredis";
 import path from "node:path";
 
 const config = loadConfig();
@@ -26,7 +28,9 @@ const queues = new JobQueues(redis.url);
 const live = createLiveEvents(redis.url);
 const outbound = new OutboundGuard({ allow: config.outboundAllow });
 const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
-const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers }, live.publish);
+// Quotas are counted on the same Redis counters the API processes use.
+const redisClient = new Redis(redis.url);
+const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(redisClient) }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
 
 const shutdown = async (signal: string) => {
@@ -34,6 +38,7 @@ const shutdown = async (signal: string) => {
   await workers.close();
   await queues.close();
   live.close();
+  redisClient.disconnect();
   await database.close();
   process.exit(0);
 };

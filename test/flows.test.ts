@@ -170,6 +170,31 @@ describe("flows.execute", () => {
     expect((await prisma().flow.findUnique({ where: { flow_id: flow.flow_id } }))!.usage_count).toBe(1);
   });
 
+  it("counts the nodes' credits against the launching key's monthly credits quota: the node past it fails quota_exceeded", { timeout: 60_000 }, async () => {
+    const owner = await funded(100);
+    const capped = await owner.newKey({ scopes: ["*:*"], quota: { limit: 2, unit: "credits" } });
+    const flow = (await owner.client.post("/api/v1/flows", {
+      name: "Two scripts",
+      nodes: ["a", "b"].map((id) => ({ id, type: "action", action: "faceless.parse_script", input: { script: `Scene ${id}.` } })),
+      edges: [{ source: "a", target: "b" }],
+    })).body;
+    const before = await creditBalance(prisma(), owner.workspaceId);
+
+    // The launch (1 credit) and node a (1) fill the quota of 2; node b would pass it.
+    const launched = await execute(capped.client, flow.flow_id);
+    expect(launched.status, JSON.stringify(launched.body)).toBe(200);
+    const execution = await finished(launched.body.execution_id);
+    expect(execution.status).toBe("failed");
+    const states = execution.node_states as Record<string, Row>;
+    expect(states.a).toMatchObject({ status: "completed", credits_consumed: 1 });
+    expect(states.b).toMatchObject({ status: "failed", error: { code: "quota_exceeded" } });
+    expect(before - (await creditBalance(prisma(), owner.workspaceId))).toBe(2);
+    // The key's own requests see the quota spent.
+    const usage = await capped.client.post("/api/v1/actions/faceless.parse_script", { script: "One more." });
+    expect(usage.status).toBe(429);
+    expect(usage.body.error.code).toBe("quota_exceeded");
+  });
+
   it("a downstream node of a failed one is stopped, and a node's own bad input fails it with the action's validation", { timeout: 60_000 }, async () => {
     const { client, workspaceId } = await funded(100);
     const flow = (await client.post("/api/v1/flows", {

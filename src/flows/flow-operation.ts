@@ -23,7 +23,7 @@ import { catalogLookup, liveActionOf } from "./action-lookup.js";
 import { checkGraph } from "./graph.js";
 import { runGraph, type RunState } from "./engine.js";
 import { flowExecutions } from "./resource.js";
-import { callNodeOnce } from "./node-call.js";
+import { callNodeOnce, NodeCallMeter } from "./node-call.js";
 import { serviceBaseUrl } from "../storage/from-config.js";
 
 export const flowInput = z.strictObject({
@@ -64,6 +64,13 @@ function nodeCallContext(run: OperationRunContext, caller: FlowInput["caller"]):
     guards: unavailable("guards"),
     services,
   };
+}
+
+/** The meter of the launching key's node calls: its credits quota, if it has one (read once per run). */
+async function creditsQuotaMeter(run: OperationRunContext, keyId: string): Promise<NodeCallMeter | undefined> {
+  const key = await run.prisma.apiKey.findUnique({ where: { key_id: keyId }, select: { quota_limit: true, quota_unit: true } });
+  if (key?.quota_limit === null || key?.quota_limit === undefined || key.quota_unit !== "credits") return undefined;
+  return new NodeCallMeter(run.quotas, keyId, { limit: key.quota_limit, unit: "credits" });
 }
 
 async function saveState(run: OperationRunContext, state: RunState, launchFee: number): Promise<void> {
@@ -114,6 +121,7 @@ export const flowOperation = defineOperationKind({
     const launchFee = operation.credits_held;
     await context.spent(launchFee);
     const call = nodeCallContext(context, input.caller);
+    const meter = await creditsQuotaMeter(context, input.caller.key_id);
     // A retaken attempt resumes from what the earlier one saved.
     const saved = operation.attempts > 1 ? await prisma.flowExecution.findUnique({ where: { execution_id: operation.subject_id }, select: { node_states: true, execution_path: true, context: true } }) : null;
     const { state, failure } = await runGraph(graph, input.variables, {
@@ -132,6 +140,7 @@ export const flowOperation = defineOperationKind({
             input: nodeInput,
             requestId: call.requestId,
             baseUrl: serviceBaseUrl(context.config),
+            meter,
           },
           () => runAction(call, action, nodeInput),
         );

@@ -19,6 +19,8 @@ import { currentRequestContext, runInRequestContext } from "../context/request-c
 import type { IdempotentRun } from "../guards/idempotent-run.js";
 import { ApiError } from "../errors/api-error.js";
 import type { ErrorCode } from "../errors/codes.js";
+import { RequestMeter } from "../guards/meter.js";
+import type { KeyQuota, QuotaService } from "../guards/quota.js";
 
 export interface NodeCall {
   prisma: PrismaClient;
@@ -31,7 +33,29 @@ export interface NodeCall {
   /** Request id and base URL when the worker runs without a request context. */
   requestId: string;
   baseUrl: string;
+  /** Counts the call's credits against the launching key's credits quota, when it has one. */
+  meter?: RequestMeter;
 }
+
+/**
+ * A node call's meter. Rate windows do not apply to node calls (the launch request was counted);
+ * the credits a node spends count against the launching key's monthly credits quota as an HTTP
+ * call's would, so a flow cannot spend past the ceiling its key carries.
+ */
+export class NodeCallMeter extends RequestMeter {
+  constructor(quotas: QuotaService, keyId: string, quota: KeyQuota) {
+    super({ rateLimits: noRateWindows, quotas, windowSeconds: noRateWindows }, keyId, noRateWindows, quota);
+  }
+
+  override async charge(): Promise<void> {}
+}
+
+/** What a node call's meter never reads: it counts no rate windows. */
+const noRateWindows = new Proxy({} as never, {
+  get(_target, property) {
+    throw new Error(`a flow node's meter counts no rate windows (asked for ${String(property)})`);
+  },
+});
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -77,7 +101,7 @@ export async function callNodeOnce(node: NodeCall, call: () => Promise<Record<st
     wrote: steps.length > 0,
   };
   const outer = currentRequestContext();
-  const context = { ...(outer ?? { requestId: node.requestId, baseUrl: node.baseUrl }), idempotency: run };
+  const context = { ...(outer ?? { requestId: node.requestId, baseUrl: node.baseUrl }), idempotency: run, ...(node.meter && { meter: node.meter }) };
   const store = async (status: number, body: Record<string, unknown>) => {
     const stored = { response_status: status, response_headers: {}, response_body: JSON.stringify(body), completed_at: new Date() };
     await prisma.idempotencyRecord.upsert({

@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { OperationKind } from "../operations/kind.js";
 import type { ProviderRegistry } from "../providers/registry.js";
+import type { QuotaService } from "../guards/quota.js";
 
 export interface JobDependencies {
   prisma: PrismaClient;
@@ -15,6 +16,11 @@ export interface JobDependencies {
   providers: ProviderRegistry;
   /** The operation kinds this process runs, by kind (src/jobs/registry.ts). */
   operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
+  /**
+   * Keys' monthly quotas, on the Redis counters the API counts them with: a flow's node calls
+   * spend credits on the launching key's credits quota as its requests would (src/flows).
+   */
+  quotas: QuotaService;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
   enqueue(this: void, job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }

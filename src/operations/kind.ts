@@ -59,6 +59,7 @@ export interface OperationRunContext extends Omit<OperationServices, "providers"
    */
   registry: ProviderRegistry;
   enqueue: JobDependencies["enqueue"];
+  quotas: JobDependencies["quotas"];
 }
 
 /** What the providers' calls of an attempt used, booked on the hold's ledger row when it ends. */

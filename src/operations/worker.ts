@@ -143,6 +143,7 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
       workDir: async () => (workDir ??= await mkdtemp(path.join(os.tmpdir(), `${WORK_DIR_PREFIX}${operationId}-`))),
       registry: providers,
       enqueue: dependencies.enqueue,
+      quotas: dependencies.quotas,
     };
     const outcome = await kind.run(context, kind.input.parse(operation.input));
     await progress.settle();
