@@ -4,8 +4,6 @@
 // signed links. Checked here: every file downloads and is what it says (sharp for images, ffprobe
 // for video and audio), the background rows are the shared shelf every workspace reads, and
 // seeding again changes nothing but the links.
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { createFileService } from "../src/storage/from-config.js";
@@ -13,11 +11,14 @@ import sharp from "sharp";
 import { seedStaticLibrary, SHELF } from "../src/assets/static-library.js";
 import { probeBytes } from "./support/provider-standin/inspect.js";
 import { ok } from "./support/action-calls.js";
-import { createFixture, useService } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
 
 type Row = Record<string, any>;
 
-const service = useService();
+// A database of this file's own: every service that starts re-signs the shelf's rows for its own
+// address, and a service of another file starting mid-test would re-sign them under this one.
+const environment = isolatedEnvironment("static_library");
+const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
 async function download(url: string): Promise<{ type: string | null; data: Buffer }> {
@@ -90,8 +91,8 @@ describe("the backgrounds shelf", () => {
       expect(shelf.map((row) => row.background_ref).sort()).toEqual(SHELF.filter((item) => item.category === "backgrounds").map((item) => item.ref).sort());
       const loop = ok(await client.get("/api/v1/backgrounds/bg_shelf_aurora_loop"));
       expect(loop).toMatchObject({ object: "background", kind: "video", is_loop: true, orientation: "portrait", width: 180, height: 320 });
-      // Rows carry links signed for the address of the last service that started on this database
-      // (test files share one): the path and signature are what count, so they are read from this one.
+      // Rows carry links signed for the address the service was given: the path and signature are
+      // what count, so they are read from this service.
       const video = await download(here(loop.media_url));
       expect(video.type).toBe("video/mp4");
       expect((await probeBytes(new Uint8Array(video.data), "mp4")).streams[0]).toMatchObject({ codec_type: "video", width: 180, height: 320 });
@@ -102,7 +103,7 @@ describe("the backgrounds shelf", () => {
   it("seeding again (a restart, or a second process) keeps the files and the rows, and re-signs the links", async () => {
     const before = await prisma().background.findMany({ where: { background_ref: { startsWith: "bg_shelf_" } }, orderBy: { background_ref: "asc" } });
     // The file service of this test's service: the same data directory, the same database's signing secret.
-    const files = await createFileService(prisma(), { ...loadConfig({}), dataDir: path.join(os.tmpdir(), "cutroom-test-data") });
+    const files = await createFileService(prisma(), { ...loadConfig({}), dataDir: environment.dataDir });
     const manifestBefore = await files.storage.stat("static/library/manifest.json");
     const [first, second] = await Promise.all([
       seedStaticLibrary(prisma(), files, "http://shelf.example"),
