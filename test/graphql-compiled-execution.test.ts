@@ -6,7 +6,7 @@
 import SchemaBuilder from "@pothos/core";
 import { execute, parse, type GraphQLResolveInfo } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import InternedPathsPlugin, { internedPath } from "../src/graphql/response-path-plugin.js";
 import { hasVariableInScalarLiteral } from "../src/graphql/compiled-execution.js";
 import { getSchema } from "../src/graphql/schema.js";
@@ -103,6 +103,19 @@ describe("/graphql compiled", () => {
     );
     expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
     expect(response.body.data.create_video).toEqual({ video_name: "Filed", folder_ids: [folder.body.folder_id] });
+  });
+
+  it("compiles input literals without graphql-jit's warning about scalars that read variables", async () => {
+    const fixture = await createFixture(service);
+    const errors = vi.spyOn(console, "error");
+    try {
+      const response = await fixture.client.graphql(`mutation { create_folder(input: { folder_name: "Literal ${Date.now()}", folder_color: "#ffcc00" }) { folder_name folder_color } }`);
+      expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
+      expect(response.body.data.create_folder).toMatchObject({ folder_color: "#ffcc00" });
+      expect(errors.mock.calls.filter((call) => String(call[0]).includes("Scalar with variable inputs"))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it("reports a failing field with its path and the service envelope", async () => {

@@ -2,6 +2,7 @@
 // revoke. Listing and reading keys come from the resource declaration (resource.ts).
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.js";
+import { parseJsonLiteral } from "../graphql/json-literal.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
 import { createKey, revokeKey, rotateKey, updateKey, type NewSecret } from "./service.js";
@@ -25,6 +26,7 @@ const KeyInput = loose.scalarType("ApiKeyInput", {
     "Update: the same settings (no preset or mode) plus paused. Rotate: grace_period_seconds (0 to 604800).",
   serialize: (value: unknown) => value,
   parseValue: (value: unknown) => value,
+  parseLiteral: parseJsonLiteral,
 });
 
 const createOperation = definePlatformOperation({ rootType: "Mutation", fieldName: "create_api_key", method: "POST", path: "/api_keys", scopes: ["api_keys:write"], successStatus: 201, input: "body", tag: "api_keys", description: "Create a key; its secret is returned once. A key never grants scopes its creator lacks." });

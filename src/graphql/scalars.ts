@@ -1,6 +1,7 @@
 import { GraphQLScalarType } from "graphql";
 import { DateTimeResolver, JSONResolver } from "graphql-scalars";
 import { builder } from "./builder.js";
+import { parseJsonLiteral } from "./json-literal.js";
 
 /**
  * graphql-scalars' DateTime, answering the ISO string rather than a Date: the printed JSON is the
@@ -15,5 +16,8 @@ const DateTime = new GraphQLScalarType({
   },
 });
 
+/** graphql-scalars' JSON, reading literals with the service's JSON literal reader (./json-literal.ts). */
+const JSON_SCALAR = new GraphQLScalarType({ ...JSONResolver.toConfig(), parseLiteral: parseJsonLiteral });
+
 builder.addScalarType("DateTime", DateTime);
-builder.addScalarType("JSON", JSONResolver);
+builder.addScalarType("JSON", JSON_SCALAR);

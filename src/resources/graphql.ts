@@ -2,6 +2,7 @@
 // resource: the declaration and the Prisma model say what to build.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.js";
+import { parseJsonLiteral } from "../graphql/json-literal.js";
 import { LOADED_COLUMN } from "../graphql/loaded-column-plugin.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../registry/datamodel.js";
@@ -91,6 +92,7 @@ function defineInputScalar(resource: ResourceDefinition, mode: "create" | "updat
     // scope learns nothing about the payload rules and both surfaces report 422 identically.
     serialize: (value: unknown) => value,
     parseValue: (value: unknown) => value,
+    parseLiteral: parseJsonLiteral,
   });
 }
 

@@ -2,6 +2,7 @@
 // change, rotate the secret, delete, test, resend a delivery, recover failed deliveries.
 // Listing endpoints and reading the delivery log come from the resource declarations.
 import { builder } from "../graphql/builder.js";
+import { parseJsonLiteral } from "../graphql/json-literal.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
 import {
@@ -17,6 +18,7 @@ const WebhookInput = loose.scalarType("WebhookEndpointInput", {
     "Update: the same, each optional. Rotate: grace_period_seconds (0 to 604800, default 86400). Recover: since (ISO 8601).",
   serialize: (value: unknown) => value,
   parseValue: (value: unknown) => value,
+  parseLiteral: parseJsonLiteral,
 });
 
 const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path: string, scope: "write" | "delete", description: string, input: "body" | "none" = "body", successStatus: 200 | 201 = 200) =>

@@ -4,6 +4,7 @@
 // actions; or the quote a test key gets from a model call). Scopes are field auth; the rest is the
 // runner's.
 import { builder, scopeRefusal } from "../../graphql/builder.js";
+import { parseJsonLiteral } from "../../graphql/json-literal.js";
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { objectTypeOf, unionTypeOf } from "../../graphql/zod-output.js";
@@ -83,6 +84,7 @@ for (const action of LIVE_ACTIONS) {
     serialize: (value: unknown) => value,
     // GET actions arrive from REST as the JSON text of their decoded query parameters.
     parseValue: (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value),
+    parseLiteral: parseJsonLiteral,
   });
   const type = resultType(action);
   const attach = action.method === "GET" ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
