@@ -127,4 +127,45 @@ describe("a flow whose worker is killed mid-run", () => {
     expect(count("action.completed")).toBe(3); // flows.execute and the two action nodes
     expect(count("action.failed")).toBe(0);
   }, 120_000);
+
+  it("a model-mode node (a hold, the model call, the settlement) cut off after its hold is resumed without a second hold or a second take", async () => {
+    // The earlier test's in-process worker would take this flow before an armed one could.
+    for (const stop of stops.splice(0)) await stop();
+    const { client, workspaceId } = await createFixture(service);
+    // The launch fee and one take of one paragraph: exactly what the run costs.
+    await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: 3, actionType: "grant", description: "test grant" }));
+    const script = await client.post("/api/v1/actions/scripts.create", { title: "Voiced by a flow" });
+    expect(script.status, JSON.stringify(script.body)).toBe(200);
+    const scriptId: string = script.body.script_id;
+    expect((await client.post("/api/v1/actions/scripts.insert_paragraph", { script_id: scriptId, text: "The tide comes in twice a day." })).status).toBe(200);
+    expect((await client.post("/api/v1/actions/scripts.settings", { script_id: scriptId, default_voice_ref: "local/en-us" })).status).toBe(200);
+    const flow = await client.post("/api/v1/flows", { name: "Voice it", nodes: [{ id: "voice", type: "action", action: "scripts.voice", input: { script_id: scriptId } }], edges: [] });
+    expect(flow.status, JSON.stringify(flow.body)).toBe(201);
+    const launched = await client.post("/api/v1/actions/flows.execute", { flowId: flow.body.flow_id });
+    expect(launched.status, JSON.stringify(launched.body)).toBe(200);
+    const executionId: string = launched.body.execution_id;
+
+    // The worker that takes the flow dies right after the node's hold committed; the other,
+    // armed the same way, retakes it once the lease ran out: the hold is handed back, the voice
+    // runs, and its final write (a second step) commits past the armed point.
+    const armed = [startWorker("idempotency.after_commit:1"), startWorker("idempotency.after_commit:1")];
+    const done: Row = await waitFor("the execution to end", async () => {
+      const current = await execution(executionId);
+      return current.status === "completed" || current.status === "failed" ? current : undefined;
+    }, 60_000);
+    expect(done.status, done.error_message ?? "").toBe("completed");
+    const killed = await Promise.race([Promise.any(armed.map((worker) => worker.exited)), new Promise((resolve) => setTimeout(() => resolve("none"), 1000))]);
+    expect(killed).toBe("SIGKILL");
+    const operation = await prisma().operation.findFirstOrThrow({ where: { kind: "flow", subject_id: executionId } });
+    expect(operation.attempts).toBe(2);
+
+    expect(done.node_states.voice).toMatchObject({ status: "completed", credits_consumed: 2 });
+    expect(await prisma().scriptTake.count({ where: { script_id: scriptId } })).toBe(1);
+    expect(done.total_credits_consumed).toBe(3);
+    expect(await creditBalance(prisma(), workspaceId)).toBe(0);
+    const events = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, select: { type: true } });
+    expect(events.filter((event) => event.type === "flow.completed")).toHaveLength(1);
+    // scripts.create, insert_paragraph, settings, flows.execute, and the node once.
+    expect(events.filter((event) => event.type === "action.completed")).toHaveLength(5);
+  }, 120_000);
 });
