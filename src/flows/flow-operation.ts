@@ -23,7 +23,9 @@ import { catalogLookup, liveActionOf } from "./action-lookup.js";
 import { checkGraph } from "./graph.js";
 import { runGraph, type RunState } from "./engine.js";
 import { flowExecutions } from "./resource.js";
-import { callNodeOnce, NodeCallMeter } from "./node-call.js";
+import { callNodeOnce } from "./node-call.js";
+import { RequestMeter } from "../guards/meter.js";
+import type { KeyQuota, QuotaService } from "../guards/quota.js";
 import { serviceBaseUrl } from "../storage/from-config.js";
 
 export const flowInput = z.strictObject({
@@ -64,6 +66,19 @@ function nodeCallContext(run: OperationRunContext, caller: FlowInput["caller"]):
     guards: unavailable("guards"),
     services,
   };
+}
+
+/**
+ * A node call's meter. Rate windows do not apply to node calls (the launch request was counted);
+ * the credits a node spends count against the launching key's monthly credits quota as an HTTP
+ * call's would, so a flow cannot spend past the ceiling its key carries.
+ */
+class NodeCallMeter extends RequestMeter {
+  constructor(quotas: QuotaService, keyId: string, quota: KeyQuota) {
+    super({ rateLimits: unavailable("rateLimits"), quotas, windowSeconds: unavailable("windowSeconds") }, keyId, unavailable("rateLimits"), quota);
+  }
+
+  override async charge(): Promise<void> {}
 }
 
 /** The meter of the launching key's node calls: its credits quota, if it has one (read once per run). */

@@ -19,8 +19,7 @@ import { currentRequestContext, runInRequestContext } from "../context/request-c
 import type { IdempotentRun } from "../guards/idempotent-run.js";
 import { ApiError } from "../errors/api-error.js";
 import type { ErrorCode } from "../errors/codes.js";
-import { RequestMeter } from "../guards/meter.js";
-import type { KeyQuota, QuotaService } from "../guards/quota.js";
+import type { RequestMeter } from "../guards/meter.js";
 
 export interface NodeCall {
   prisma: PrismaClient;
@@ -36,26 +35,6 @@ export interface NodeCall {
   /** Counts the call's credits against the launching key's credits quota, when it has one. */
   meter?: RequestMeter;
 }
-
-/**
- * A node call's meter. Rate windows do not apply to node calls (the launch request was counted);
- * the credits a node spends count against the launching key's monthly credits quota as an HTTP
- * call's would, so a flow cannot spend past the ceiling its key carries.
- */
-export class NodeCallMeter extends RequestMeter {
-  constructor(quotas: QuotaService, keyId: string, quota: KeyQuota) {
-    super({ rateLimits: noRateWindows, quotas, windowSeconds: noRateWindows }, keyId, noRateWindows, quota);
-  }
-
-  override async charge(): Promise<void> {}
-}
-
-/** What a node call's meter never reads: it counts no rate windows. */
-const noRateWindows = new Proxy({} as never, {
-  get(_target, property) {
-    throw new Error(`a flow node's meter counts no rate windows (asked for ${String(property)})`);
-  },
-});
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

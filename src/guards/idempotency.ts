@@ -62,6 +62,9 @@ interface StoredRecord {
   created_at: Date;
 }
 
+/** A client's Idempotency-Key always has a seal (a flow node's run, src/flows, has none). */
+type SealedRun = IdempotentRun & { seal: IdempotencySeal };
+
 export interface IdempotencyOptions {
   /** Lock lifetime without renewal (the running request renews it every third of it). */
   lockMs: number;
@@ -145,7 +148,7 @@ export class IdempotencyService {
         return { kind: "replay", response: answered };
       }
       const steps = record ? await this.prisma.idempotencyStep.findMany({ where: { key_id: keyId, key_hash: keyHash }, select: { step: true, result: true } }) : [];
-      const run: IdempotentRun = {
+      const run: SealedRun = {
         keyId,
         keyHash,
         fingerprint,
@@ -155,7 +158,7 @@ export class IdempotencyService {
         wrote: steps.length > 0,
         seal,
       };
-      return { kind: "execute", run, finish: (response, options = {}) => this.finish(run, seal, release, response, options.refused ?? false) };
+      return { kind: "execute", run, finish: (response, options = {}) => this.finish(run, release, response, options.refused ?? false) };
     } catch (error) {
       await release();
       throw error;
@@ -166,12 +169,12 @@ export class IdempotencyService {
    * Stores the answer of a request that began executing, and frees the key. A refused request is
    * not stored — unless it wrote something first, which a retry must not write again.
    */
-  private async finish(run: IdempotentRun, seal: IdempotencySeal, release: () => Promise<void>, response: Response, refused: boolean): Promise<Response> {
+  private async finish(run: SealedRun, release: () => Promise<void>, response: Response, refused: boolean): Promise<Response> {
     try {
       if ((refused || REFUSAL_STATUSES.has(response.status)) && !run.wrote) return response;
       const body = await response.text();
       const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
-      const stored = { response_status: response.status, response_headers: headers, response_body: seal.sealText(body), completed_at: new Date() };
+      const stored = { response_status: response.status, response_headers: headers, response_body: run.seal.sealText(body), completed_at: new Date() };
       await this.prisma.idempotencyRecord.upsert({
         where: { key_id_key_hash: { key_id: run.keyId, key_hash: run.keyHash } },
         create: { key_id: run.keyId, key_hash: run.keyHash, fingerprint: run.fingerprint, request_id: run.requestId, ...stored },

@@ -191,7 +191,7 @@ async function publish(deps: Deps, post: ScheduledPost, from: "scheduled" | "ren
     const adapter = PLATFORMS[account.platform];
     if (!adapter) throw new PostFailure("platform_unsupported", `No publisher for the platform '${account.platform}'.`);
     if (!account.credentials_encrypted) throw new PostFailure("account_not_connected", "The account has no credentials; reconnect it.");
-    const credentials = await usableCredentials(deps, { ...account, credentials_encrypted: account.credentials_encrypted }, adapter);
+    const credentials = await usableCredentials(deps, account, account.credentials_encrypted, adapter);
     const files = await fileServiceFor(prisma, config);
     const bytes = await readAll(await files.storage.open(render.output_key!));
     const video = await prisma.video.findUnique({ where: { video_id: post.video_id ?? "" }, select: { video_name: true } });
@@ -233,9 +233,9 @@ const REFRESH_MARGIN_MS = 60_000;
  * twice. The new tokens are sealed onto the account only if no other publisher refreshed it
  * meanwhile; if one did, its tokens are used.
  */
-async function usableCredentials(deps: Deps, account: SocialAccount & { credentials_encrypted: string }, adapter: PlatformAdapter): Promise<PlatformCredentials> {
+async function usableCredentials(deps: Deps, account: SocialAccount, sealed: string, adapter: PlatformAdapter): Promise<PlatformCredentials> {
   const key = deps.config.publishing.accountsKey;
-  const credentials = openCredentials(key, account.account_id, account.credentials_encrypted);
+  const credentials = openCredentials(key, account.account_id, sealed);
   const client = deps.config.publishing.oauth?.[account.platform];
   const expiresAt = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
   if (!credentials.refresh_token || !client || !(expiresAt - Date.now() < REFRESH_MARGIN_MS)) return credentials;
@@ -246,7 +246,7 @@ async function usableCredentials(deps: Deps, account: SocialAccount & { credenti
     ...(tokens.expires_in && { expires_at: new Date(Date.now() + tokens.expires_in * 1000).toISOString() }),
   };
   const { count } = await deps.prisma.socialAccount.updateMany({
-    where: { account_id: account.account_id, credentials_encrypted: account.credentials_encrypted },
+    where: { account_id: account.account_id, credentials_encrypted: sealed },
     data: { credentials_encrypted: sealCredentials(key, account.account_id, refreshed) },
   });
   if (count === 0) {

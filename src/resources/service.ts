@@ -137,11 +137,12 @@ async function writeVirtualFields(tx: Tx, context: GraphQLContext, resource: Res
   }
 }
 
-async function emitRecordEvent(tx: Tx, context: GraphQLContext, resource: ResourceDefinition, action: "created" | "updated" | "deleted", snapshot: Row): Promise<void> {
+/** `<kind>.<action>` with the record as the API shows it, in the writing transaction. */
+async function emitRecordEvent(tx: Tx, owner: { workspaceId: string; livemode: boolean }, resource: ResourceDefinition, action: "created" | "updated" | "deleted", snapshot: Row): Promise<void> {
   await recordEvent(tx, {
-    workspaceId: context.auth.workspaceId,
+    workspaceId: owner.workspaceId,
     type: `${resource.kind}.${action}`,
-    livemode: context.auth.livemode,
+    livemode: owner.livemode,
     data: { object: presentRecord(resource, snapshot) },
   });
 }
@@ -154,8 +155,7 @@ async function emitRecordEvent(tx: Tx, context: GraphQLContext, resource: Resour
  */
 export async function recordUpdatedIn(tx: Tx, resource: ResourceDefinition, id: string, livemode = true): Promise<void> {
   const row = await delegateFor(tx, resource.model).findUnique({ select: { ...fullSelection(resource), workspace_id: true }, where: { [idColumn(resource)]: id } });
-  if (!row) return;
-  await recordEvent(tx, { workspaceId: row.workspace_id as string, type: `${resource.kind}.updated`, livemode, data: { object: presentRecord(resource, row) } });
+  if (row) await emitRecordEvent(tx, { workspaceId: row.workspace_id as string, livemode }, resource, "updated", row);
 }
 
 /** Reads back a record this transaction has just written or checked: no second ownership check. */
@@ -186,7 +186,7 @@ async function insertRecord(tx: Tx, context: GraphQLContext, resource: ResourceD
     },
   });
   await writeVirtualFields(tx, context, resource, id, input);
-  await emitRecordEvent(tx, context, resource, "created", await snapshot(tx, resource, id));
+  await emitRecordEvent(tx, context.auth, resource, "created", await snapshot(tx, resource, id));
   return readBack(tx, resource, id, query);
 }
 
@@ -217,7 +217,7 @@ export async function updateRecordIn(tx: Tx, context: GraphQLContext, resource: 
     data: { ...columnData(resource, input), ...stamped, [idColumn(resource)]: id },
   });
   await writeVirtualFields(tx, context, resource, id, input);
-  await emitRecordEvent(tx, context, resource, "updated", await snapshot(tx, resource, id));
+  await emitRecordEvent(tx, context.auth, resource, "updated", await snapshot(tx, resource, id));
   return readBack(tx, resource, id, query);
 }
 
@@ -240,7 +240,7 @@ export async function deleteRecordIn(tx: Tx, context: GraphQLContext, resource: 
   const before = await loadOwned(tx, context, resource, id, { select: fullSelection(resource) });
   await resource.beforeWrite?.(tx, hookWrite(context, caller, { mode: "delete", id, existing: before }));
   await delegateFor(tx, resource.model).delete({ select: { [idColumn(resource)]: true }, where: { [idColumn(resource)]: id } });
-  await emitRecordEvent(tx, context, resource, "deleted", before);
+  await emitRecordEvent(tx, context.auth, resource, "deleted", before);
   return { object: resource.kind, id, deleted: true as const };
 }
 

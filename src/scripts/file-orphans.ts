@@ -38,14 +38,13 @@ export async function deleteOrphanedFiles(
     ]);
     const held = new Set<string | null>([...takes, ...clips].map((row) => row.storage_key));
     for (const orphan of orphans) {
-      // The file goes before its listing: a crash in between leaves the key listed, and deleting
-      // a file twice is harmless.
-      if (!held.has(orphan.storage_key)) {
-        await storage.delete(orphan.storage_key);
-        deleted++;
-      }
-      await prisma.storageOrphan.deleteMany({ where: { storage_key: orphan.storage_key, orphaned_at: orphan.orphaned_at } });
+      if (held.has(orphan.storage_key)) continue;
+      await storage.delete(orphan.storage_key);
+      deleted++;
     }
+    // The files go before their listings: a crash in between leaves the keys listed, and deleting
+    // a file twice is harmless. A key listed again meanwhile (a newer orphaned_at) stays listed.
+    await prisma.storageOrphan.deleteMany({ where: { OR: orphans.map(({ storage_key, orphaned_at }) => ({ storage_key, orphaned_at })) } });
     if (orphans.length < BATCH) break;
   }
   return deleted;

@@ -48,19 +48,12 @@ export interface PlatformAdapter {
  * token) means the account must be connected again.
  */
 export async function refreshGrant(platform: string, tokenUrl: string, fields: Record<string, string>, signal?: AbortSignal): Promise<RefreshedTokens> {
-  let response: Response;
-  try {
-    response = await fetch(tokenUrl, {
-      method: "POST",
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]) : AbortSignal.timeout(CALL_TIMEOUT_MS),
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ ...fields, grant_type: "refresh_token" }),
-    });
-  } catch (error) {
-    throw new PlatformError("platform_unavailable", `${platform}'s token endpoint could not be reached: ${(error as Error).message}`);
-  }
-  if (response.status >= 500) throw new PlatformError("platform_unavailable", `${platform}'s token endpoint failed (HTTP ${response.status}).`);
+  const response = await platformFetch(`${platform}'s token endpoint`, tokenUrl, {
+    method: "POST",
+    signal,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...fields, grant_type: "refresh_token" }),
+  });
   const answer = await jsonOf<{ access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown }>(platform, response);
   if (response.status >= 400 || answer.error || typeof answer.access_token !== "string" || !answer.access_token) {
     const reason = [answer.error, answer.error_description].filter((part) => typeof part === "string").join(": ") || `HTTP ${response.status}`;
@@ -82,19 +75,25 @@ export class PlatformError extends Error {
 
 const CALL_TIMEOUT_MS = 120_000;
 
-/** One HTTP call to a platform; a network failure or a 5xx is `platform_unavailable`. */
-export async function platformCall(platform: string, url: string, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
+/** One HTTP call, bounded in time; a network failure or a 5xx is `platform_unavailable`. A 4xx is the caller's to read. */
+async function platformFetch(what: string, url: string, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]) : AbortSignal.timeout(CALL_TIMEOUT_MS);
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal, redirect: "manual" });
   } catch (error) {
-    throw new PlatformError("platform_unavailable", `${platform} could not be reached: ${(error as Error).message}`);
+    throw new PlatformError("platform_unavailable", `${what} could not be reached: ${(error as Error).message}`);
   }
+  if (response.status >= 500) throw new PlatformError("platform_unavailable", `${what} failed (HTTP ${response.status}).`);
+  return response;
+}
+
+/** One call of a platform's upload API: platformFetch, and a 4xx is a refused account or upload. */
+export async function platformCall(platform: string, url: string, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
+  const response = await platformFetch(platform, url, init);
   if (response.status === 401 || response.status === 403) {
     throw new PlatformError("platform_auth_failed", `${platform} refused the account's credentials (HTTP ${response.status}); reconnect the account.`);
   }
-  if (response.status >= 500) throw new PlatformError("platform_unavailable", `${platform} failed (HTTP ${response.status}).`);
   if (response.status >= 400) throw new PlatformError("platform_rejected", `${platform} rejected the upload (HTTP ${response.status}): ${(await response.text()).slice(0, 300)}`);
   return response;
 }
