@@ -12,7 +12,7 @@ import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { buildRenderCommand } from "../src/renders/render-command.js";
-import { assColor, assText, buildAss } from "../src/renders/ass.js";
+import { assColor, assText, buildAss } from "../src/renders/text/ass.js";
 
 const run = promisify(execFile);
 const SIZE = { width: 320, height: 180 };

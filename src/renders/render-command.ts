@@ -19,9 +19,11 @@
 // mixed track is cut into frames of AAC's 1024 samples before the encoder: this build does not
 // size a complex graph's audio frames for the encoder, and a delayed, padded stream (one tone
 // that starts late) otherwise arrives in larger frames the encoder refuses.
-import path from "node:path";
 import type { Composition, LayerOf } from "./composition.js";
-import { buildAss } from "./ass.js";
+import { ffmpegColor, num, enable } from "./filter-values.js";
+import { drawQuestionLayer, drawSubtitlesLayer, drawTextLayer, type TextDrawing } from "./text/draw.js";
+
+export { escapeFilterValue } from "./filter-values.js";
 
 interface RenderCommandInput {
   composition: Composition;
@@ -46,27 +48,6 @@ const AUDIO_SAMPLE_RATE = 48_000;
 /** Frames of exactly AAC's frame size (the last one not padded). */
 const AAC_FRAMES = "asetnsamples=n=1024:p=0";
 
-/** Escapes a value for an option inside a filtergraph: once for the option parser, once for the graph parser. */
-export function escapeFilterValue(value: string): string {
-  const optionLevel = value.replace(/[\\':]/g, (char) => `\\${char}`);
-  return optionLevel.replace(/[\\'[\],;]/g, (char) => `\\${char}`);
-}
-
-/** A number as ffmpeg reads it: plain decimal notation, millisecond precision. */
-function num(value: number): string {
-  return String(Math.round(value * 1000) / 1000);
-}
-
-/** `#RRGGBBAA` → ffmpeg's `0xRRGGBB@alpha`. */
-function ffmpegColor(hex: string): string {
-  const alpha = Number.parseInt(hex.slice(7, 9), 16) / 255;
-  return `0x${hex.slice(1, 7)}@${num(alpha)}`;
-}
-
-function enable(layer: { start: number; end: number }): string {
-  return `enable='between(t,${num(layer.start)},${num(layer.end)})'`;
-}
-
 export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
   const { composition, size, workDir } = input;
   const duration = num(composition.duration);
@@ -83,11 +64,7 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
     inputs.push(...before, "-i", file);
     return inputCount++;
   };
-  const drawText = (name: string, text: string, options: string[]): string => {
-    const textFile = path.join(workDir, `${name}.txt`);
-    files.push({ path: textFile, content: text });
-    return `drawtext=${[`fontfile=${escapeFilterValue(input.fontFile)}`, `textfile=${escapeFilterValue(textFile)}`, "expansion=none", ...options].join(":")}`;
-  };
+  const text: TextDrawing = { workDir, fontFile: input.fontFile, size, files };
 
   let video = "base";
   graph.push(`color=c=${ffmpegColor(composition.background_color)}:s=${size.width}x${size.height}:r=${composition.fps}:d=${duration}[${video}]`);
@@ -132,38 +109,15 @@ export function buildRenderCommand(input: RenderCommandInput): RenderCommand {
         break;
       }
       case "subtitles": {
-        const assFile = path.join(workDir, `subtitles-${index}.ass`);
-        files.push({ path: assFile, content: buildAss(layer, size) });
-        graph.push(`[${video}]ass=filename=${escapeFilterValue(assFile)}:fontsdir=${escapeFilterValue(path.dirname(input.fontFile))}[${next}]`);
+        graph.push(`[${video}]${drawSubtitlesLayer(layer, index, text)}[${next}]`);
         break;
       }
       case "question": {
-        const reveal = Math.min(Math.max(layer.reveal_at ?? layer.end - 1, layer.start), layer.end);
-        const gap = Math.round(layer.font_size * 1.8);
-        const top = Math.round(size.height * 0.2);
-        const common = (color: string, box: string) => [`fontsize=${layer.font_size}`, `fontcolor=${ffmpegColor(color)}`, "box=1", `boxcolor=${ffmpegColor(box)}`, `boxborderw=${Math.round(layer.font_size / 3)}`, "x=(w-text_w)/2"];
-        const steps = [drawText(`question-${index}`, layer.question, [...common(layer.color, layer.box_color), `y=${top}`, enable(layer)])];
-        layer.answers.forEach((answer, answerIndex) => {
-          const y = top + gap * (answerIndex + 2);
-          const text = `${String.fromCharCode(65 + answerIndex)}. ${answer}`;
-          steps.push(drawText(`question-${index}-answer-${answerIndex}`, text, [...common(layer.color, layer.box_color), `y=${y}`, enable(layer)]));
-          if (answerIndex === layer.correct && reveal < layer.end) {
-            steps.push(drawText(`question-${index}-correct`, text, [...common("#FFFFFFFF", layer.correct_color), `y=${y}`, enable({ start: reveal, end: layer.end })]));
-          }
-        });
-        graph.push(`[${video}]${steps.join(",")}[${next}]`);
+        graph.push(`[${video}]${drawQuestionLayer(layer, index, text)}[${next}]`);
         break;
       }
       case "text": {
-        const options = [
-          `fontsize=${layer.font_size}`,
-          `fontcolor=${ffmpegColor(layer.color)}`,
-          `x=${layer.x === "center" ? "(w-text_w)/2" : layer.x}`,
-          `y=${layer.y === "center" ? "(h-text_h)/2" : layer.y}`,
-          ...(layer.box_color ? ["box=1", `boxcolor=${ffmpegColor(layer.box_color)}`, `boxborderw=${layer.box_padding}`] : []),
-          enable(layer),
-        ];
-        graph.push(`[${video}]${drawText(`text-${index}`, layer.text, options)}[${next}]`);
+        graph.push(`[${video}]${drawTextLayer(layer, index, text)}[${next}]`);
         break;
       }
       case "audio": {

@@ -3,37 +3,16 @@
 // render (src/renders/composition.ts), so a layer the renderer cannot draw is refused when the
 // video is written, with its path and a did-you-mean, not later when it renders.
 import { z } from "zod";
+import { mediaUrl } from "./media-source.js";
+import { MAX_DURATION_SECONDS, color, position, seconds, size, timing } from "./values.js";
+import { questionLayer, subtitlesLayer, textLayer } from "./text-layers.js";
 
-export const MAX_DURATION_SECONDS = 600;
+export { mediaUrl } from "./media-source.js";
+export { MAX_DURATION_SECONDS, color, position, seconds, size, timing } from "./values.js";
+export { SUBTITLE_POSITIONS, subtitleGroup, subtitleStyle, subtitleWord, type SubtitleGroup, type SubtitleStyle } from "./text-layers.js";
+
 const MAX_LAYERS = 100;
 
-/** Colour names accepted besides `#RRGGBB` and `#RRGGBBAA`. */
-const NAMED_COLORS: Readonly<Record<string, string>> = {
-  black: "#000000", white: "#FFFFFF", red: "#FF0000", green: "#008000", blue: "#0000FF", yellow: "#FFFF00",
-  cyan: "#00FFFF", magenta: "#FF00FF", gray: "#808080", grey: "#808080", orange: "#FFA500", purple: "#800080",
-  pink: "#FFC0CB", brown: "#A52A2A", transparent: "#00000000",
-};
-
-/** A colour, normalised to `#RRGGBBAA`. */
-export const color = z
-  .string()
-  .refine((value) => /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value) || Object.hasOwn(NAMED_COLORS, value.toLowerCase()), {
-    message: `Expected #RRGGBB, #RRGGBBAA or one of: ${Object.keys(NAMED_COLORS).join(", ")}.`,
-    params: { type: "string.color" },
-  })
-  .transform((value) => {
-    const hex = (NAMED_COLORS[value.toLowerCase()] ?? value).toUpperCase();
-    return hex.length === 7 ? `${hex}FF` : hex;
-  });
-
-export const mediaUrl = z.url({ protocol: /^https?$/, error: "Expected an http or https URL." }).max(2048);
-const position = z.number().int().min(-10_000).max(10_000);
-const size = z.number().int().min(1).max(8192);
-const seconds = z.number().min(0).max(MAX_DURATION_SECONDS);
-const timing = {
-  start: z.number().min(0).default(0).describe("Seconds from the start of the video."),
-  end: z.number().positive().optional().describe("Seconds from the start of the video; the video's end when absent."),
-};
 /** Fades of a visual layer: two clips that overlap, the second fading in, make a cross-fade. */
 const fades = {
   fade_in: seconds.default(0).describe("Seconds over which the layer fades in from transparent."),
@@ -78,18 +57,6 @@ const videoLayer = z.strictObject({
   ...fades,
 });
 
-const textLayer = z.strictObject({
-  type: z.literal("text"),
-  ...timing,
-  text: z.string().min(1).max(2000),
-  x: z.union([position, z.literal("center")]).default("center"),
-  y: z.union([position, z.literal("center")]).default("center"),
-  font_size: z.number().int().min(8).max(1000).default(64),
-  color: color.default("#FFFFFFFF"),
-  box_color: color.optional().describe("Draws a box behind the text in this colour."),
-  box_padding: z.number().int().min(0).max(500).default(16).describe("Pixels between the text and the edge of its box."),
-});
-
 const audioLayer = z.strictObject({
   type: z.literal("audio"),
   ...timing,
@@ -103,57 +70,6 @@ const toneLayer = z.strictObject({
   ...timing,
   frequency: z.number().min(20).max(20_000).default(440).describe("Hertz."),
   volume: z.number().min(0).max(1).default(0.2).describe("Peak amplitude, 0 to 1 of full scale."),
-});
-
-export const SUBTITLE_POSITIONS = ["bottom", "center", "top"] as const;
-
-/** A word of a subtitle group, timed in seconds from the start of the video. */
-export const subtitleWord = z.strictObject({
-  word: z.string().min(1).max(200),
-  start: z.number().min(0),
-  end: z.number().min(0),
-  emphasis: z.boolean().default(false).describe("Drawn in the style's emphasis colour."),
-});
-
-/** Words shown together, from the first word's start to the last word's end (or the group's own times). */
-export const subtitleGroup = z.strictObject({
-  start: z.number().min(0),
-  end: z.number().positive(),
-  words: z.array(subtitleWord).min(1).max(100),
-});
-
-export const subtitleStyle = z.strictObject({
-  font_size: z.number().int().min(8).max(400).default(72),
-  color: color.default("#FFFFFFFF"),
-  emphasis_color: color.default("#FFD400FF"),
-  outline_color: color.default("#000000FF"),
-  outline_width: z.number().min(0).max(20).default(4),
-  position: z.enum(SUBTITLE_POSITIONS).default("bottom"),
-  margin: z.number().int().min(0).max(2000).default(160).describe("Pixels from the edge (bottom or top)."),
-  uppercase: z.boolean().default(false),
-  highlight_current_word: z.boolean().default(false).describe("Colours the word being spoken in emphasis_color."),
-});
-
-/** Subtitles burned in with libass; `groups` usually come from subtitles.generate. */
-const subtitlesLayer = z.strictObject({
-  type: z.literal("subtitles"),
-  ...timing,
-  groups: z.array(subtitleGroup).max(5000),
-  style: subtitleStyle.default(() => subtitleStyle.parse({})),
-});
-
-/** A quiz question: the question, its answers, and from `reveal_at` the right answer highlighted. */
-const questionLayer = z.strictObject({
-  type: z.literal("question"),
-  ...timing,
-  question: z.string().min(1).max(500),
-  answers: z.array(z.string().min(1).max(200)).min(1).max(6),
-  correct: z.number().int().min(0).max(5).optional().describe("Index of the right answer in answers."),
-  reveal_at: z.number().min(0).optional().describe("Seconds from the start of the video when the right answer is shown; the layer's last second when absent."),
-  font_size: z.number().int().min(8).max(400).default(64),
-  color: color.default("#FFFFFFFF"),
-  correct_color: color.default("#2ECC71FF"),
-  box_color: color.default("#000000A0"),
 });
 
 export const LAYER_SCHEMAS = {
@@ -200,5 +116,3 @@ type StoredLayer = StoredComposition["layers"][number];
 export type CompositionLayer = StoredLayer & { end: number };
 export type Composition = Omit<StoredComposition, "layers"> & { layers: CompositionLayer[] };
 export type LayerOf<T extends CompositionLayer["type"]> = Extract<StoredLayer, { type: T }> & { end: number };
-export type SubtitleStyle = z.output<typeof subtitleStyle>;
-export type SubtitleGroup = z.output<typeof subtitleGroup>;
