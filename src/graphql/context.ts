@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
-import type { AuthContext } from "../auth/auth-context.js";
+import type { AuthContext } from "../context/auth-context.js";
 import type { Guards } from "../guards/guards.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { JobQueues } from "../jobs/queues.js";
