@@ -6,7 +6,7 @@ import type { AuthContext } from "../context/auth-context.js";
 import { effectiveLimits, RateLimitService, type WindowStanding } from "./rate-limit.js";
 import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
-import { RequestLogWriter } from "../logs/request-log-writer.js";
+import { RequestLogWriter } from "./request-log-writer.js";
 import { KeyCache } from "../auth/key-cache.js";
 
 export interface Guards {
