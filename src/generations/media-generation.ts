@@ -283,6 +283,6 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
 }
 
 /** Images from prompts, with reference images when given (characters, image launches). */
-export const imageMediaOperation = mediaGenerationKind("image", drawImage);
+export const imageMediaOperation = defineOperationKind(mediaGenerationKind("image", drawImage));
 /** Video clips from prompts (videos_ai, video launches), or a stored clip extended. */
-export const videoMediaOperation = mediaGenerationKind("video", drawVideo);
+export const videoMediaOperation = defineOperationKind(mediaGenerationKind("video", drawVideo));

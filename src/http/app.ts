@@ -16,7 +16,7 @@ import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenti
 import type { AuthContext } from "../context/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
-import { getSchema } from "../graphql/schema.js";
+import type { GraphQLSchema } from "graphql";
 import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
 import { rateLimitHeaders } from "../guards/rate-limit.js";
@@ -36,6 +36,8 @@ import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/r
 import { Response } from "../response.js";
 
 export interface AppDependencies {
+  /** The one schema both surfaces serve (src/platform/schema.ts). */
+  schema: GraphQLSchema;
   prisma: PrismaClient;
   health: HealthDependencies;
   guards: Guards;
@@ -100,8 +102,8 @@ function errorResponseFor(error: unknown, path: string, request: Request): Respo
 
 export function createApp(dependencies: AppDependencies) {
   const { guards } = dependencies;
-  const schema = getSchema();
-  const graphql = createGraphQLHandler();
+  const { schema } = dependencies;
+  const graphql = createGraphQLHandler(schema);
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
   const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });
