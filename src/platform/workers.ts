@@ -1,6 +1,9 @@
 // Starts this process's workers: a worker per job (src/platform/jobs.ts) with what the handlers
 // need, the webhook dispatcher that moves the outbox to deliveries and live subscribers, and first
 // the clean-up of what a worker that died here before left behind.
+// Jobs run actions (a flow's nodes) and write records: the catalogs must be installed here too, in a
+// process that runs only workers (npm run worker).
+import "./catalogs.js";
 import type { JobQueues, RunningWorkers } from "../jobs/queues.js";
 import { runJobs } from "../jobs/queues.js";
 import type { JobDependencies } from "../jobs/job.js";
