@@ -6,9 +6,10 @@
 //                   └─────► failed       generation.failed (credits already spent, the rest refunded)
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { Generation, Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure, type OperationRow, type Settlement } from "../operations/kind.js";
+import { failureMessage, subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
 import { generations } from "../generations/resource.js";
 import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
@@ -47,10 +48,8 @@ export async function emit(tx: Tx, type: string, row: Record<string, unknown> & 
   await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(generations, row), ...extra } });
 }
 
-export async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
-  const [row] = await tx.generation.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
+/** The status of the generation an operation drives (image generations and media generations). */
+export const generationStatus = subjectStatus<Prisma.GenerationUpdateManyMutationInput, Generation>({ table: (tx) => tx.generation, id: "generation_id", status: "status" });
 
 async function fetchedReference(outbound: Parameters<typeof imageFromUrl>[0], url: string, param: string): Promise<Media> {
   try {
@@ -88,9 +87,7 @@ export const imageGenerationOperation = defineOperationKind({
   input: imageGenerationInput,
   maxAttempts: 2,
 
-  async onStart(tx, operation) {
-    await moveGeneration(tx, operation, ["pending"], { status: "running" });
-  },
+  onStart: generationStatus.onStart,
 
   async run(context, input) {
     const { providers, files, operation } = context;
@@ -125,7 +122,7 @@ export const imageGenerationOperation = defineOperationKind({
   async onComplete(tx, operation, settlement, { files }) {
     const { links, checkpoint, credits_consumed } = finishedData(files, operation, settlement);
     const previous = await tx.generation.findUnique({ where: { generation_id: operation.subject_id }, select: { generation_metadata: true } });
-    const row = await moveGeneration(tx, operation, ["running"], {
+    const row = await generationStatus.move(tx, operation, ["running"], {
       status: "completed",
       output_urls: links,
       thumbnail_url: links[0] ?? null,
@@ -140,9 +137,9 @@ export const imageGenerationOperation = defineOperationKind({
   async onFail(tx, operation, failure, settlement, { files }) {
     // What was made and paid for stays listed; generation.failed says what was spent.
     const { links } = finishedData(files, operation, settlement);
-    const row = await moveGeneration(tx, operation, ["pending", "running"], {
+    const row = await generationStatus.move(tx, operation, ["pending", "running"], {
       status: "failed",
-      error_message: `${failure.code}: ${failure.message}`.slice(0, 2000),
+      error_message: failureMessage(failure),
       credits_consumed: settlement.creditsSpent,
       output_urls: links,
       thumbnail_url: links[0] ?? null,
@@ -151,7 +148,5 @@ export const imageGenerationOperation = defineOperationKind({
     if (row) await emit(tx, "generation.failed", row, { error_code: failure.code, credits_consumed: settlement.creditsSpent, credits_refunded: settlement.creditsRefunded });
   },
 
-  async onRetake(tx, operation) {
-    await moveGeneration(tx, operation, ["running"], { status: "pending" });
-  },
+  onRetake: generationStatus.onRetake,
 });
