@@ -309,6 +309,67 @@ describe("addresses in disguise", () => {
   });
 });
 
+describe("a host name resolving to several addresses (the resolver handed in)", () => {
+  const PUBLIC_V4 = "93.184.215.14";
+  const PUBLIC_V6 = "2606:4700:4700::1111";
+
+  /** A resolver answering `addresses` for every host, remembering what it was asked. */
+  function resolverOf(addresses: string[]) {
+    const asked: string[] = [];
+    return { asked, resolve: async (hostname: string) => (asked.push(hostname), [...addresses]) };
+  }
+
+  it.each([
+    ["public first, loopback second", [PUBLIC_V4, "127.0.0.1"]],
+    ["loopback first, public second", ["127.0.0.1", PUBLIC_V4]],
+    ["public IPv4 and IPv6 first, IPv6 loopback last", [PUBLIC_V4, PUBLIC_V6, "::1"]],
+    ["public first, the metadata address second", [PUBLIC_V4, "169.254.169.254"]],
+  ])("refuses a host resolving to %s, when registered and when fetched, connecting nowhere", async (_label, addresses) => {
+    let connections = 0;
+    const listener = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    // Dual stack: a connection to the loopback address, whichever family, would land here.
+    await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      const resolver = resolverOf(addresses);
+      const guard = new OutboundGuard({ allow: [], allowedPorts: [port], resolve: resolver.resolve });
+      const url = `https://mixed.example:${port}/hook`;
+      expect(await blockReason(guard, url)).toBe("address_not_public");
+      expect(await fetchFailure(guard, url, { timeoutMs: 3000 })).toBe("address_not_public");
+      expect(connections).toBe(0);
+      // Both checks asked the resolver handed in, not the system's.
+      expect(resolver.asked).toEqual(["mixed.example", "mixed.example"]);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+
+  it("accepts a host whose every address is public, answering them all in the resolver's order", async () => {
+    const resolver = resolverOf([PUBLIC_V6, PUBLIC_V4]);
+    const guard = new OutboundGuard({ allow: [], resolve: resolver.resolve });
+    expect((await guard.assertAllowed("https://two-public.example/hook")).hostname).toBe("two-public.example");
+    expect(await guard.resolveAllowed("two-public.example")).toEqual([PUBLIC_V6, PUBLIC_V4]);
+    expect(resolver.asked).toEqual(["two-public.example", "two-public.example"]);
+  });
+
+  it("refuses a host the resolver cannot resolve as dns_failed, and never asks it about an address literal", async () => {
+    const asked: string[] = [];
+    const guard = new OutboundGuard({
+      allow: [],
+      resolve: async (hostname) => {
+        asked.push(hostname);
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+      },
+    });
+    expect(await blockReason(guard, "https://nowhere.example/hook")).toBe("dns_failed");
+    await guard.assertAllowed(`https://${PUBLIC_V4}/hook`);
+    expect(asked).toEqual(["nowhere.example"]);
+  });
+});
+
 describe("allow-list matching", () => {
   it("matches an address by what it reaches, whichever form the URL or the entry writes it in", async () => {
     const receiver = await startReceiver(ok);
