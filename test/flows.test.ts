@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { addCredits, creditBalance } from "../src/credits/ledger.js";
 import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
-import { waitFor } from "./support/receiver.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("flows", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);

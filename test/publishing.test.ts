@@ -17,7 +17,8 @@ import { newId } from "../src/ids.js";
 import { openCredentials, sealCredentials } from "../src/publishing/credentials.js";
 import { publishingSettings } from "../src/publishing/settings.js";
 import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
-import { startReceiver, waitFor } from "./support/receiver.js";
+import { startReceiver } from "./support/receiver.js";
+import { waitFor } from "./support/wait.js";
 import { startPlatformStandIn, STANDIN_OAUTH_CLIENT, type PlatformStandIn } from "./support/platform-standin.js";
 
 const run = promisify(execFile);

@@ -8,7 +8,8 @@
 // PostgreSQL database and a Redis of its own: its dispatcher must not fan out other files' events,
 // and its workers must not take other files' delivery jobs (nor theirs ours).
 import { describe, expect, it } from "vitest";
-import { answer, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
+import { answer, startReceiver, verifySignature } from "./support/receiver.js";
+import { waitFor } from "./support/wait.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("webhooks", { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], webhookRetrySeconds: [0.2], webhookTimeoutMs: 1000, dispatchIntervalMs: 100 });
