@@ -18,8 +18,14 @@ export async function funded(service: TestService, amount: number): Promise<Fixt
   return fixture;
 }
 
+/** The workspace's credit balance as stored. */
 export async function balanceOf(service: TestService, workspaceId: string): Promise<number> {
   return (await service.service.database.prisma.workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
+}
+
+/** The workspace's ledger, oldest movement first. */
+export function ledgerOf(service: TestService, workspaceId: string) {
+  return service.service.database.prisma.creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 }
 
 /** The body of a 200 answer. */
