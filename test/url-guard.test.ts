@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OutboundFetchError, OutboundGuard, UrlBlockedError, isPublicAddress } from "../src/outbound/url-guard.js";
 import { createFixture, useService, type ApiResponse } from "./support/service.js";
 import { newId } from "../src/ids.js";
+import { sleep } from "./support/wait.js";
 
 const service = useService({ outboundAllow: [] });
 
@@ -180,7 +181,7 @@ describe("OutboundGuard with allow ['127.0.0.1']", () => {
     expect(result.headers.location).toBe(target.url);
     expect(redirecting.hits).toHaveLength(1);
     // Give a (wrongly) followed redirect every chance to land before looking.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(target.hits).toHaveLength(0);
   });
 

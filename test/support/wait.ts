@@ -18,3 +18,8 @@ export async function waitFor<T>(what: string | (() => string), check: Probe<T>,
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** A pause for time itself to pass (a rate window, a grace period), not for a condition: for that, waitFor. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
