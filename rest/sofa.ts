@@ -21,7 +21,7 @@ import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { executeCompiled } from "../src/graphql/compiled-execution.js";
 import { createSofa, useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import { servedResources } from "../src/registry/resources.js";
 import { platformOperations } from "../src/registry/operations.js";
 import { servedOperations } from "../src/registry/served.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
@@ -62,7 +62,7 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
     DateTime: { type: "string", format: "date-time" },
     JSON: {},
   };
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of servedResources()) {
     if (resource.routes.includes("create")) scalars[`${typeNameOf(resource)}CreateInput`] = inputJsonSchema(resource, "create");
     if (resource.routes.includes("update")) scalars[`${typeNameOf(resource)}UpdateInput`] = inputJsonSchema(resource, "update");
   }

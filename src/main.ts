@@ -3,7 +3,7 @@
 // admin key that manages keys while the service runs (src/auth/startup-keys.ts).
 import { loadConfig } from "./config.js";
 import { startService } from "./service.js";
-import { mintStartupKeys } from "./auth/startup-keys.js";
+import { mintStartupKeys } from "./platform/startup-keys.js";
 import { logger } from "./logger.js";
 
 async function main(): Promise<void> {

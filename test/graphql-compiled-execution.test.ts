@@ -9,7 +9,7 @@ import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
 import InternedPathsPlugin, { internedPath } from "../src/graphql/response-path-plugin.js";
 import { hasVariableInScalarLiteral } from "../src/graphql/compiled-execution.js";
-import { getSchema } from "../src/graphql/schema.js";
+import { getSchema } from "../src/platform/schema.js";
 import { createFixture, useService } from "./support/service.js";
 
 type Path = GraphQLResolveInfo["path"];

@@ -15,7 +15,7 @@ import { startService, type RunningService } from "../src/service.js";
 import { creditBalance } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { openCredentials, sealCredentials } from "../src/publishing/credentials.js";
-import { publishingSettings } from "../src/publishing/settings.js";
+import { publishingSettings } from "../src/config/publishing.js";
 import { funded } from "./support/action-calls.js";
 import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
 import { startReceiver } from "./support/receiver.js";

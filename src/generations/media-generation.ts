@@ -16,7 +16,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
 import { failureMessage } from "../operations/subject-status.js";
 import { ApiError } from "../errors/api-error.js";
-import { imageFromUrl } from "../media/user-image.js";
+import { imageFromUrl } from "../providers/user-image.js";
 import type { Media, MediaOutput } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";
 import { storeMedia } from "./stored-media.js";
@@ -282,6 +282,6 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
 }
 
 /** Images from prompts, with reference images when given (characters, image launches). */
-export const imageMediaOperation = mediaGenerationKind("image", drawImage);
+export const imageMediaOperation = defineOperationKind(mediaGenerationKind("image", drawImage));
 /** Video clips from prompts (videos_ai, video launches), or a stored clip extended. */
-export const videoMediaOperation = mediaGenerationKind("video", drawVideo);
+export const videoMediaOperation = defineOperationKind(mediaGenerationKind("video", drawVideo));

@@ -2,7 +2,7 @@
 // (src/http/app.ts), which passes the resolver context in the server context.
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
-import { getSchema } from "./schema.js";
+import type { GraphQLSchema } from "graphql";
 import { useCompiledExecution } from "./compiled-execution.js";
 import type { GraphQLContext } from "./context.js";
 import { formatGraphQLError } from "./errors.js";
@@ -48,9 +48,9 @@ const useCheckedBody: Plugin<YogaServerContext> = {
   },
 };
 
-export function createGraphQLHandler() {
+export function createGraphQLHandler(schema: GraphQLSchema) {
   return createYoga<YogaServerContext>({
-    schema: getSchema(),
+    schema,
     graphqlEndpoint: "/graphql",
     // Served from the service itself, no CDN (src/graphql/graphiql.ts).
     graphiql: GRAPHIQL_OPTIONS,

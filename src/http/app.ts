@@ -11,12 +11,12 @@ import { toApiError, errorEnvelope } from "../errors/envelope.js";
 import { ERROR_CODES, isErrorCode } from "../errors/codes.js";
 import { newId } from "../ids.js";
 import { currentRequestContext, runInRequestContext, type RequestContext } from "../context/request-context.js";
-import type { IdempotentRun } from "../guards/idempotent-run.js";
+import type { IdempotentRun } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
-import type { AuthContext } from "../auth/auth-context.js";
+import type { AuthContext } from "../context/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql/yoga.js";
-import { getSchema } from "../graphql/schema.js";
+import type { GraphQLSchema } from "graphql";
 import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
 import { rateLimitHeaders } from "../guards/rate-limit.js";
@@ -25,7 +25,7 @@ import { createRestHandler } from "../../rest/handler.js";
 import { errorResponse, jsonResponse, methodNotAllowed } from "../../rest/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
-import { MAX_BODY_BYTES } from "../../rest/body.js";
+import { MAX_BODY_BYTES } from "../contract.js";
 import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "./request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
@@ -36,6 +36,8 @@ import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/r
 import { Response } from "../response.js";
 
 export interface AppDependencies {
+  /** The one schema both surfaces serve (src/platform/schema.ts). */
+  schema: GraphQLSchema;
   prisma: PrismaClient;
   health: HealthDependencies;
   guards: Guards;
@@ -100,8 +102,8 @@ function errorResponseFor(error: unknown, path: string, request: Request): Respo
 
 export function createApp(dependencies: AppDependencies) {
   const { guards } = dependencies;
-  const schema = getSchema();
-  const graphql = createGraphQLHandler();
+  const { schema } = dependencies;
+  const graphql = createGraphQLHandler(schema);
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
   const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });

@@ -13,7 +13,7 @@ import { failureMessage, subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
 import { generations } from "../generations/resource.js";
 import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
-import { imageFromUrl } from "../media/user-image.js";
+import { imageFromUrl } from "../providers/user-image.js";
 import { ApiError } from "../errors/api-error.js";
 import type { Media } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";

@@ -20,4 +20,5 @@ export const requestLogs = defineResource({
   internal: ["workspace_id"],
   serviceSet: [],
   description: "One API request: who sent it, what it asked, how it was answered and how long it took.",
+  platform: true,
 });
