@@ -110,16 +110,15 @@ async function movements(workspaceId: string): Promise<[string, number][]> {
 
 const probe = z.object({ object: z.literal("probe"), note: z.string() });
 const PRICE = 3;
+/** What every probe declares alike. */
+const PROBE = { method: "POST", scopes: ["videos:write"], weight: 1, purpose: "runner probe" } as const;
 
 /** Transaction mode, 3 credits a call: writes a folder named by `note` in the call's transaction. */
 const perCall = defineAction({
   name: "probe.per_call",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: PRICE, per: "call" },
-  weight: 1,
-  purpose: "runner probe",
   input: z.strictObject({ note: z.string(), fail: z.boolean().optional() }),
   output: probe,
   async run({ tx, graphql, reference }, input) {
@@ -134,12 +133,9 @@ const perCall = defineAction({
 /** Transaction mode, 2 credits per item of `items`. */
 const perItem = defineAction({
   name: "probe.per_item",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: 2, per: "item", unit_field: "items" },
-  weight: 1,
-  purpose: "runner probe",
   input: z.strictObject({ items: z.array(z.string()).min(1) }),
   output: probe,
   run: async (_context, input) => ({ object: "probe" as const, note: input.items.join(",") }),
@@ -148,11 +144,8 @@ const perItem = defineAction({
 /** Transaction mode, free. */
 const free = defineAction({
   name: "probe.free",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: false,
-  weight: 1,
-  purpose: "runner probe",
   input: z.strictObject({}),
   output: probe,
   run: async () => ({ object: "probe" as const, note: "free" }),
@@ -170,12 +163,9 @@ const probeKind = defineOperationKind({
 /** Transaction mode, 5 credits held by the operation it queues. */
 const queues = defineAction({
   name: "probe.queue",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: 5, per: "call" },
-  weight: 1,
-  purpose: "runner probe",
   input: z.strictObject({}),
   output: z.object({ object: z.literal("probe_operation"), operation_id: z.string() }),
   async run({ queueOperation }) {
@@ -190,12 +180,10 @@ const queues = defineAction({
  */
 const model = defineAction({
   name: "probe.model",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: 4, per: "item", unit_field: "items" },
   weight: 2,
-  purpose: "runner probe",
   mode: "model",
   input: z.strictObject({
     items: z.array(z.string()).min(1),
@@ -219,12 +207,10 @@ let stallingAttempts = 0;
 /** Model mode, 4 credits per item, whose first attempt dies once its hold is committed (it never answers). */
 const stalls = defineAction({
   name: "probe.stalls",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: 4, per: "item", unit_field: "items" },
   weight: 2,
-  purpose: "runner probe",
   mode: "model",
   input: z.strictObject({ items: z.array(z.string()).min(1) }),
   output: probe,
@@ -238,12 +224,10 @@ const stalls = defineAction({
 /** Model mode, 2 credits a call, streaming `start` and `delta` when asked to. */
 const streamed = defineAction({
   name: "probe.streamed",
-  method: "POST",
-  scopes: ["videos:write"],
+  ...PROBE,
   credits: true,
   price: { credits: 2, per: "call" },
   weight: 2,
-  purpose: "runner probe",
   mode: "model",
   streams: true,
   input: z.strictObject({ stream: z.boolean().optional() }),

@@ -16,7 +16,7 @@ import { CROSSFADE_SECONDS, facelessComposition } from "../src/faceless/composit
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
-import { waitFor } from "./support/wait.js";
+import { waitForStatus } from "./support/wait.js";
 
 const environment = isolatedEnvironment("faceless", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -30,17 +30,9 @@ const run = promisify(execFile);
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 
 /** Polls faceless.check_status until the task ends. */
-async function finished(client: Client, taskId: string): Promise<Row> {
-  let status: Row | undefined;
-  return waitFor(
-    () => `task ${taskId} to end (still ${status?.task.status})`,
-    async () => {
-      status = ok(await call(client, "faceless.check_status", { task_id: taskId }));
-      return ["completed", "failed", "canceled"].includes(status.task.status) ? status : undefined;
-    },
-    60_000,
-    200,
-  );
+function finished(client: Client, taskId: string): Promise<Row> {
+  const read = async () => ok(await call(client, "faceless.check_status", { task_id: taskId }));
+  return waitForStatus(`task ${taskId}`, read, (status) => status.task.status as string, ["completed", "failed", "canceled"], 60_000, 200);
 }
 
 async function probeUrl(url: string, name: string) {

@@ -9,7 +9,7 @@ import { runInRequestContext } from "../src/context/request-context.js";
 import { pruneJob } from "../src/maintenance/prune-job.js";
 import { newId } from "../src/ids.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
-import { waitFor } from "./support/wait.js";
+import { waitForStatus } from "./support/wait.js";
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -21,15 +21,7 @@ const prisma = () => service.service.database.prisma;
 
 /** Waits for a job to finish (polling its state) and returns it as finished. */
 async function finished(job: Job, timeoutMs = 20_000): Promise<Job> {
-  let state: string | undefined;
-  await waitFor(
-    () => `job ${job.id} to finish (still ${state})`,
-    async () => {
-      state = await job.getState();
-      return state === "completed" || state === "failed";
-    },
-    timeoutMs,
-  );
+  await waitForStatus(`job ${job.id}`, () => job.getState(), (state) => state, ["completed", "failed"], timeoutMs);
   const done = await service.service.jobs.queue(pruneJob.name).getJob(job.id!);
   expect(done, "finished job is kept").toBeDefined();
   return done!;

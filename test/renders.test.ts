@@ -26,7 +26,7 @@ import { buildRenderCommand, escapeFilterValue } from "../src/renders/render-com
 import { parseComposition } from "../src/renders/composition.js";
 import { ApiError } from "../src/errors/api-error.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
-import { waitFor } from "./support/wait.js";
+import { waitFor, waitForStatus } from "./support/wait.js";
 
 const run = promisify(execFile);
 const MEDIA_MAX_BYTES = 1_000_000;
@@ -104,18 +104,9 @@ async function startRender(setup: RenderSetup) {
 const enqueue = ((job, payload, options) => service.service.jobs.enqueue(job, payload, options)) as Parameters<typeof enqueueOperation>[0];
 
 /** Waits until the render is completed or failed. */
-async function finished(renderId: string, timeoutMs = 25_000) {
-  let status: string | undefined;
-  return waitFor(
-    () => `render ${renderId} to end (still ${status})`,
-    async () => {
-      const render = await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
-      status = render.render_status;
-      return render.render_status === "completed" || render.render_status === "failed" ? render : undefined;
-    },
-    timeoutMs,
-    100,
-  );
+function finished(renderId: string, timeoutMs = 25_000) {
+  const read = () => prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
+  return waitForStatus(`render ${renderId}`, read, (render) => render.render_status, ["completed", "failed"], timeoutMs, 100);
 }
 
 async function renderEvents(workspaceId: string, renderId: string) {

@@ -16,7 +16,7 @@ import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
 import { balanceOf, funded } from "./support/action-calls.js";
 import { isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
-import { waitFor } from "./support/wait.js";
+import { waitForStatus } from "./support/wait.js";
 
 const run = promisify(execFile);
 const environment = isolatedEnvironment("subtitles", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -114,17 +114,8 @@ describe("journey 1: videos.create → subtitles.generate → renders.create", (
 
     // renders.create draws it: an MP4 of 4 s with one H.264 and one AAC stream.
     const render = expectOk(await callAction(client, "renders.create", { video_id: video.video_id }));
-    let status: string | undefined;
-    const finished = await waitFor(
-      () => `the render to end (still ${status})`,
-      async () => {
-        const row = await prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } });
-        status = row.render_status;
-        return row.render_status === "completed" || row.render_status === "failed" ? row : undefined;
-      },
-      25_000,
-      150,
-    );
+    const read = () => prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } });
+    const finished = await waitForStatus("the render", read, (row) => row.render_status, ["completed", "failed"], 25_000, 150);
     expect(finished.error_message).toBeNull();
     const listed = expectOk(await client.get(`/api/v1/actions/renders.list?video_id=${video.video_id}`));
     const response = await fetch((listed.data as Row[])[0]!.output_url);

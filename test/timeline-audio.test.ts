@@ -15,7 +15,7 @@ import type { OperationRunContext } from "../src/operations/kind.js";
 import { timelineAudioOperation } from "../src/timeline/audio-operation.js";
 import { isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, renderEnded } from "./support/action-calls.js";
-import { waitFor } from "./support/wait.js";
+import { waitForStatus } from "./support/wait.js";
 
 const environment = isolatedEnvironment("timeline-audio", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -27,18 +27,9 @@ type Row = Record<string, any>;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 
-async function finished(operationId: string): Promise<Row> {
-  let status: string | undefined;
-  return waitFor(
-    () => `operation ${operationId} to end (still ${status})`,
-    async () => {
-      const row = await prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
-      status = row.status;
-      return ["completed", "failed", "canceled"].includes(row.status) ? row : undefined;
-    },
-    60_000,
-    200,
-  );
+function finished(operationId: string): Promise<Row> {
+  const read = () => prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
+  return waitForStatus(`operation ${operationId}`, read, (row) => row.status, ["completed", "failed", "canceled"], 60_000, 200);
 }
 
 async function probeUrl(url: string, name: string) {

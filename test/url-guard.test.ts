@@ -49,8 +49,31 @@ async function startReceiver(handler: (request: http.IncomingMessage, response: 
   return receiver;
 }
 
+const listeners: net.Server[] = [];
+
+/**
+ * A TCP listener on every loopback address (dual stack: 127.0.0.1, ::1 and ::ffff:127.0.0.1 all
+ * land here) that counts the connections made to it and drops them; closed after each test.
+ */
+async function startCountingListener(): Promise<{ port: number; readonly connections: number }> {
+  let connections = 0;
+  const listener = net.createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
+  listeners.push(listener);
+  return {
+    port: (listener.address() as AddressInfo).port,
+    get connections() {
+      return connections;
+    },
+  };
+}
+
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  await Promise.all(listeners.splice(0).map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
 });
 
 const ok = (_request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -290,23 +313,12 @@ describe("addresses in disguise", () => {
   });
 
   it("never connects to a disguised loopback address at fetch time, even with its port allowed", async () => {
-    let connections = 0;
-    const listener = net.createServer((socket) => {
-      connections += 1;
-      socket.destroy();
-    });
-    // Dual stack: reachable as 127.0.0.1, ::1 and ::ffff:127.0.0.1.
-    await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
-    const port = (listener.address() as AddressInfo).port;
-    try {
-      const portOpen = new OutboundGuard({ allow: [], allowedPorts: [port] });
-      for (const host of ["[::127.0.0.1]", "[::ffff:127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "0177.0.0.1", "127.1", "[::1]"]) {
-        expect(await fetchFailure(portOpen, `https://${host}:${port}/hook`), host).toBe("address_not_public");
-      }
-      expect(connections).toBe(0);
-    } finally {
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    const listener = await startCountingListener();
+    const portOpen = new OutboundGuard({ allow: [], allowedPorts: [listener.port] });
+    for (const host of ["[::127.0.0.1]", "[::ffff:127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "0177.0.0.1", "127.1", "[::1]"]) {
+      expect(await fetchFailure(portOpen, `https://${host}:${listener.port}/hook`), host).toBe("address_not_public");
     }
+    expect(listener.connections).toBe(0);
   });
 });
 
@@ -326,26 +338,15 @@ describe("a host name resolving to several addresses (the resolver handed in)", 
     ["public IPv4 and IPv6 first, IPv6 loopback last", [PUBLIC_V4, PUBLIC_V6, "::1"]],
     ["public first, the metadata address second", [PUBLIC_V4, "169.254.169.254"]],
   ])("refuses a host resolving to %s, when registered and when fetched, connecting nowhere", async (_label, addresses) => {
-    let connections = 0;
-    const listener = net.createServer((socket) => {
-      connections += 1;
-      socket.destroy();
-    });
-    // Dual stack: a connection to the loopback address, whichever family, would land here.
-    await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
-    const port = (listener.address() as AddressInfo).port;
-    try {
-      const resolver = resolverOf(addresses);
-      const guard = new OutboundGuard({ allow: [], allowedPorts: [port], resolve: resolver.resolve });
-      const url = `https://mixed.example:${port}/hook`;
-      expect(await blockReason(guard, url)).toBe("address_not_public");
-      expect(await fetchFailure(guard, url, { timeoutMs: 3000 })).toBe("address_not_public");
-      expect(connections).toBe(0);
-      // Both checks asked the resolver handed in, not the system's.
-      expect(resolver.asked).toEqual(["mixed.example", "mixed.example"]);
-    } finally {
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
-    }
+    const listener = await startCountingListener();
+    const resolver = resolverOf(addresses);
+    const guard = new OutboundGuard({ allow: [], allowedPorts: [listener.port], resolve: resolver.resolve });
+    const url = `https://mixed.example:${listener.port}/hook`;
+    expect(await blockReason(guard, url)).toBe("address_not_public");
+    expect(await fetchFailure(guard, url, { timeoutMs: 3000 })).toBe("address_not_public");
+    expect(listener.connections).toBe(0);
+    // Both checks asked the resolver handed in, not the system's.
+    expect(resolver.asked).toEqual(["mixed.example", "mixed.example"]);
   });
 
   it("accepts a host whose every address is public, answering them all in the resolver's order", async () => {

@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, expect } from "vitest";
 import { addCredits } from "../../src/credits/ledger.js";
 import { createFixture, type ApiResponse, type Client, type Fixture, type TestService } from "./service.js";
-import { waitFor } from "./wait.js";
+import { waitForStatus } from "./wait.js";
 
 type Row = Record<string, any>;
 
@@ -44,16 +44,8 @@ export function refused(response: ApiResponse, status: number, code: string): Ro
 
 /** The render once it completed or failed, as renders.list shows it to the client. */
 export async function renderEnded(client: Client, videoId: string, renderId: string, timeoutMs = 90_000): Promise<Row> {
-  let render: Row | undefined;
-  return waitFor(
-    () => `render ${renderId} to end (still ${render?.render_status ?? "not listed"})`,
-    async () => {
-      render = (ok(await client.get(`/api/v1/actions/renders.list?video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId);
-      return render && (render.render_status === "completed" || render.render_status === "failed") ? render : undefined;
-    },
-    timeoutMs,
-    250,
-  );
+  const listed = async () => (ok(await client.get(`/api/v1/actions/renders.list?video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId);
+  return (await waitForStatus(`render ${renderId}`, listed, (render) => render?.render_status as string | undefined, ["completed", "failed"], timeoutMs, 250))!;
 }
 
 /** A loopback server answering a small PNG on every path but `/notes.txt` (plain text); its base URL. */

@@ -19,6 +19,24 @@ export async function waitFor<T>(what: string | (() => string), check: Probe<T>,
   }
 }
 
+/**
+ * Polls `read` until the status `statusOf` finds in its answer is one of `ends` (a render completed
+ * or failed, an operation ended), and answers that; fails naming `what` and the last status seen.
+ */
+export async function waitForStatus<T>(what: string, read: () => Promise<T>, statusOf: (value: T) => string | undefined, ends: readonly string[], timeoutMs = 15_000, intervalMs = 50): Promise<T> {
+  let status: string | undefined;
+  return waitFor(
+    () => `${what} to end (still ${status ?? "not there"})`,
+    async () => {
+      const value = await read();
+      status = statusOf(value);
+      return status !== undefined && ends.includes(status) ? value : undefined;
+    },
+    timeoutMs,
+    intervalMs,
+  );
+}
+
 /** A pause for time itself to pass (a rate window, a grace period), not for a condition: for that, waitFor. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
