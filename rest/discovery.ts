@@ -5,7 +5,7 @@ import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/context/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
 import { actionByName } from "../src/actions/catalog.js";
-import { servedOperations } from "../src/registry/served.js";
+import { servedOperations } from "../src/resources/served.js";
 import type { ProviderRegistry } from "../src/providers/registry.js";
 import { REQUEST_LIMITS } from "../src/contract.js";
 import { API_BASE_PATH } from "./sofa.js";

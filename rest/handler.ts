@@ -13,7 +13,7 @@ import { API_BASE_PATH, createOperationRunner, createSofaHandler, type Operation
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
-import { errorResponse, jsonResponse, methodNotAllowed, printWithEnvelope, withEnvelope } from "./responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed, printWithEnvelope, withEnvelope } from "../src/web/responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { actionNames } from "../src/actions/catalog.js";

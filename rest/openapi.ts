@@ -6,7 +6,7 @@ import { ERROR_CODES } from "../src/errors/codes.js";
 import { servedResources } from "../src/registry/resources.js";
 import type { SofaHandler } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
-import { servedOperations } from "../src/registry/served.js";
+import { servedOperations } from "../src/resources/served.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";

@@ -21,7 +21,7 @@ import { actionSchema } from "../src/actions/framework/input.js";
 import { VIDEO_FIELDS } from "../src/actions/catalog.js";
 import type { ExampleSetup, LiveAction } from "../src/actions/framework/action.js";
 import { SCOPE_GROUPS } from "../src/auth/scopes.js";
-import { datamodel } from "../src/registry/datamodel.js";
+import { datamodel } from "../src/graphql/datamodel.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";

@@ -11,7 +11,7 @@
 import sharp from "sharp";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import { emit, generationStatus, storedFile as imageStoredFile } from "../images/image-generation.js";
+import { generationEvent as emit, generationStatus, storedFile as imageStoredFile } from "./generation-record.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
 import { failureMessage } from "../operations/subject-status.js";

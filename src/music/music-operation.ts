@@ -11,7 +11,7 @@ import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure } from "../operations/kind.js";
 import { failureMessage, subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
-import { storeMedia } from "../generations/stored-media.js";
+import { storeMedia } from "../generations/index.js";
 import type { FileService } from "../storage/from-config.js";
 import { music } from "./resource.js";
 

@@ -6,7 +6,7 @@
 // each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../contract.js";
-import { compositionShape, type Composition, type LayerOf } from "../videos/timeline/composition.js";
+import { compositionShape, type Composition, type LayerOf } from "../videos/index.js";
 
 /** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
 export const RENDER_FORMATS = VIDEO_FORMATS;

@@ -6,8 +6,7 @@
 // Emphasis (enable_emphasis): in each group at most one word is marked — a number, or else the
 // longest word of 5 letters or more that is not a common short word. Offline and deterministic:
 // the same words always mark the same emphasis.
-import type { TimedWord } from "../videos/timeline/words.js";
-import type { SubtitleGroup } from "../videos/timeline/composition.js";
+import type { TimedWord, SubtitleGroup } from "../videos/index.js";
 
 export const DEFAULT_WORDS_PER_GROUP = 3;
 const PAUSE_SECONDS = 0.6;

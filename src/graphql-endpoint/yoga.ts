@@ -4,15 +4,15 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
 import type { GraphQLSchema } from "graphql";
 import { useCompiledExecution } from "./compiled-execution.js";
-import type { GraphQLContext } from "./context.js";
-import { formatGraphQLError } from "./errors.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import { formatGraphQLError } from "../graphql/errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
 import { GRAPHIQL_OPTIONS, renderGraphiQL } from "./graphiql.js";
 import type { GraphQLBody } from "./http-request.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
-  /** A POST body already read and checked (src/graphql/http-request.ts). */
+  /** A POST body already read and checked (src/graphql-endpoint/http-request.ts). */
   graphqlBody?: GraphQLBody;
 }
 
@@ -52,18 +52,18 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
   return createYoga<YogaServerContext>({
     schema,
     graphqlEndpoint: "/graphql",
-    // Served from the service itself, no CDN (src/graphql/graphiql.ts).
+    // Served from the service itself, no CDN (src/graphql-endpoint/graphiql.ts).
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL,
     landingPage: false,
     // Our own plugin formats every error; yoga's masking would hide the service's codes.
     maskedErrors: false,
     logging: false,
-    // The body cap is ours, applied before yoga runs (src/http/request-body.ts); yoga reads no body
+    // The body cap is ours, applied before yoga runs (src/web/request-body.ts); yoga reads no body
     // (useCheckedBody), so its own limit would only pipe a stream already read.
     maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
-    // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
+    // Input, size and cost guards (src/graphql-endpoint/guard-plugins.ts; docs/security.md).
     plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useCompiledExecution],
   });
 }
