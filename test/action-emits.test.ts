@@ -12,6 +12,7 @@ import { addCredits } from "../src/credits/ledger.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("action-emits", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides = environment.overrides;
@@ -66,21 +67,22 @@ describe("declared events", () => {
       const answer = await call(fixture.client, action, (await action.example?.(setup)) ?? {});
       expect(answer.status, answer.text).toBe(200);
       const made = JSON.stringify(answer.body);
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const events = await prisma().outboxEvent.findMany({ where: { workspace_id: fixture.workspaceId, type: { in: [...action.emits] } } });
-        const seen = new Set(events.map((event) => event.type));
-        if (action.emits.every((type) => seen.has(type))) {
-          // Each event is about what the call made (its id appears in the answer).
-          for (const event of events) {
-            const subject = (event.data as { object: Record<string, unknown> }).object;
-            const id = Object.entries(subject).find(([key, value]) => key.endsWith("_id") && typeof value === "string" && made.includes(value));
-            expect(id, `${event.type} names a record of the call`).toBeDefined();
-          }
-          break;
-        }
-        if (Date.now() > deadline) throw new Error(`${action.name}: saw ${[...seen].join(", ") || "nothing"} of ${action.emits.join(", ")}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      let seen = new Set<string>();
+      const events = await waitFor(
+        () => `${action.name}: ${action.emits.join(", ")} (saw ${[...seen].join(", ") || "nothing"})`,
+        async () => {
+          const found = await prisma().outboxEvent.findMany({ where: { workspace_id: fixture.workspaceId, type: { in: [...action.emits] } } });
+          seen = new Set(found.map((event) => event.type));
+          return action.emits.every((type) => seen.has(type)) ? found : undefined;
+        },
+        60_000,
+        100,
+      );
+      // Each event is about what the call made (its id appears in the answer).
+      for (const event of events) {
+        const subject = (event.data as { object: Record<string, unknown> }).object;
+        const id = Object.entries(subject).find(([key, value]) => key.endsWith("_id") && typeof value === "string" && made.includes(value));
+        expect(id, `${event.type} names a record of the call`).toBeDefined();
       }
     }, 90_000);
   }

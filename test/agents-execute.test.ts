@@ -4,7 +4,7 @@
 // in the same transaction, 4 credits; `stream: true` answered as Server-Sent Events on REST (the
 // stand-in streams chat chunks) and as the whole record on GraphQL; a test key's quote; paging.
 import { describe, expect, it } from "vitest";
-import { balanceOf as balanceIn, funded as fundedIn, ok, refused } from "./support/action-calls.js";
+import { balanceOf, funded, ok, refused } from "./support/action-calls.js";
 import { useService, useStandIn, type Client } from "./support/service.js";
 
 type Row = Record<string, any>;
@@ -14,8 +14,6 @@ const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
-const funded = (amount: number) => fundedIn(service, amount);
-const balanceOf = (workspaceId: string) => balanceIn(service, workspaceId);
 const eventsOf = (workspaceId: string, type: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type }, orderBy: { seq: "asc" } });
 
 async function agent(client: Client, template = "Write a tagline for {{ product | upcase }}{% if audience %} aimed at {{ audience }}{% endif %}."): Promise<string> {
@@ -35,7 +33,7 @@ function sseEvents(text: string): [string, Row][] {
 
 describe("agents.execute", () => {
   it("renders the template with Liquid, runs the text model, writes the run, emits agent_execution.completed and spends 4", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const agentId = await agent(client);
     const body = ok(await client.post("/api/v1/actions/agents.execute", { agent_id: agentId, variables: { product: "night lamps", audience: "students" }, custom_prompt: "Keep it under eight words.", metadata: { campaign: "spring" } }));
     expect(body).toMatchObject({
@@ -63,29 +61,29 @@ describe("agents.execute", () => {
     const events = await eventsOf(workspaceId, "agent_execution.completed");
     expect(events).toHaveLength(1);
     expect((events[0]!.data as Row).object).toMatchObject({ execution_id: body.execution_id, result: { text: body.result.text } });
-    expect(await balanceOf(workspaceId)).toBe(6);
+    expect(await balanceOf(service, workspaceId)).toBe(6);
     // The resource serves the same run.
     expect(ok(await client.get(`/api/v1/agent_executions/${body.execution_id}`))).toMatchObject({ execution_id: body.execution_id, status: "completed" });
   });
 
   it("names every missing variable in one 422, refuses a broken template, another workspace's agent, and holds nothing", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const agentId = await agent(client, "A {{ mood }} line about {{ product.name }} for {{ brand }}");
     const missing = refused(await client.post("/api/v1/actions/agents.execute", { agent_id: agentId, variables: { product: {} } }), 422, "validation_failed");
     expect(missing.details.issues.map((issue: Row) => issue.path).sort()).toEqual(["variables.brand", "variables.mood", "variables.product.name"]);
     const broken = await agent(client, "A {{ unclosed");
     expect(refused(await client.post("/api/v1/actions/agents.execute", { agent_id: broken }), 422, "validation_failed").param).toBe("agent_id");
-    const other = await funded(0);
+    const other = await funded(service, 0);
     const foreign = await agent(other.client);
     refused(await client.post("/api/v1/actions/agents.execute", { agent_id: foreign }), 403, "workspace_mismatch");
     refused(await client.post("/api/v1/actions/agents.execute", { agent_id: "agent_missing" }), 404, "not_found");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(0);
     expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 
   it("streams the answer as Server-Sent Events on REST, then the whole record; the run is kept as streamed", async () => {
-    const { client, key, workspaceId } = await funded(10);
+    const { client, key, workspaceId } = await funded(service, 10);
     const agentId = await agent(client);
     const response = await fetch(`${service.url}/api/v1/actions/agents.execute`, {
       method: "POST",
@@ -103,12 +101,12 @@ describe("agents.execute", () => {
     expect(done).toMatchObject({ object: "agent_execution", execution_id: events[0]![1].execution_id, status: "completed", execution_metadata: { streamed: true }, credits: { charged: 4 } });
     expect(deltas.join("")).toBe(done.result.text);
     expect(standIn().calls("openai.chat").at(-1)!.summary).toMatchObject({ stream: true });
-    expect(await balanceOf(workspaceId)).toBe(6);
+    expect(await balanceOf(service, workspaceId)).toBe(6);
     expect(await eventsOf(workspaceId, "agent_execution.completed")).toHaveLength(1);
   });
 
   it("a model failure after the stream opened ends it with an error event carrying the envelope; the hold comes back", async () => {
-    const { client, key, workspaceId } = await funded(10);
+    const { client, key, workspaceId } = await funded(service, 10);
     const agentId = await agent(client);
     standIn().failNext("openai.chat", { status: 500 });
     const response = await fetch(`${service.url}/api/v1/actions/agents.execute`, {
@@ -120,12 +118,12 @@ describe("agents.execute", () => {
     const events = sseEvents(await response.text());
     expect(events.map(([event]) => event)).toEqual(["start", "error"]);
     expect(events[1]![1]).toMatchObject({ error: { code: "upstream_error", status: 502 } });
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 
   it("answers JSON when the client asks for JSON, and a refusal before the stream opens as a JSON error", async () => {
-    const { client, workspaceId } = await funded(4);
+    const { client, workspaceId } = await funded(service, 4);
     const agentId = await agent(client);
     // The test client asks for JSON (no Accept: event-stream needed to read it).
     const whole = await client.post("/api/v1/actions/agents.execute", { agent_id: agentId, variables: { product: "tea" }, stream: true }, { headers: { accept: "application/json" } });
@@ -138,16 +136,16 @@ describe("agents.execute", () => {
   });
 
   it("a failed model call gives the hold back and keeps no run", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const agentId = await agent(client);
     standIn().failNext("openai.chat", { status: 500 });
     refused(await client.post("/api/v1/actions/agents.execute", { agent_id: agentId, variables: { product: "maps" } }), 502, "upstream_error");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 
   it("on GraphQL answers the whole record (stream has no channel there); a test key gets a quote", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { client, workspaceId } = fixture;
     const agentId = await agent(client);
     const answer = await client.graphql(`mutation($input: AgentsExecuteInput) { agents_execute(input: $input) { ... on AgentsExecuteResult { object execution_id status result credits { charged } } } }`, { input: { agent_id: agentId, variables: { product: "bikes" }, stream: true } });
@@ -161,14 +159,14 @@ describe("agents.execute", () => {
     // Checked all the same: a missing variable is refused with a test key too.
     refused(await test.client.post("/api/v1/actions/agents.execute", { agent_id: agentId }), 422, "validation_failed");
     expect(standIn().calls("openai.chat").length).toBe(calls);
-    expect(await balanceOf(workspaceId)).toBe(6);
+    expect(await balanceOf(service, workspaceId)).toBe(6);
     expect(await prisma().agentExecution.count({ where: { workspace_id: workspaceId } })).toBe(1);
   });
 });
 
 describe("agents.executions", () => {
   it("lists the workspace's runs newest first, by agent, paged by cursor; another workspace's agent is 403", async () => {
-    const { client, workspaceId } = await funded(0);
+    const { client, workspaceId } = await funded(service, 0);
     const first = await agent(client);
     const second = await agent(client);
     const base = Date.now() - 60_000;
@@ -185,7 +183,7 @@ describe("agents.executions", () => {
     const byAgent = ok(await client.get(`/api/v1/actions/agents.executions?agent_id=${first}`));
     expect(byAgent.data.map((run: Row) => run.prompt_used)).toEqual(["run 1", "run 0"]);
 
-    const other = await funded(0);
+    const other = await funded(service, 0);
     refused(await other.client.get(`/api/v1/actions/agents.executions?agent_id=${first}`), 403, "workspace_mismatch");
     expect(ok(await other.client.get("/api/v1/actions/agents.executions")).data).toEqual([]);
   });

@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../src/auth/scopes.js";
 import { Client, createFixture, useService, type ApiResponse, type Fixture } from "./support/service.js";
+import { sleep } from "./support/wait.js";
 
 const service = useService();
 
 type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LIVE_SECRET = /^sk_live_[0-9A-Za-z]{32}$/;
 
 function expectError(response: ApiResponse, status: number, code: string): Row {

@@ -7,7 +7,7 @@
 // gives the hold back and is recorded as a failed generation.
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { balanceOf as balanceIn, funded as fundedIn, ok, refused, useLoopbackImages } from "./support/action-calls.js";
+import { balanceOf, funded, ok, refused, useLoopbackImages } from "./support/action-calls.js";
 import { useService, useStandIn, type Client } from "./support/service.js";
 
 const overrides = {};
@@ -16,8 +16,6 @@ const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 const standIn = () => providers.standIn;
 const images = useLoopbackImages({ width: 48, height: 96 });
-const funded = (amount: number) => fundedIn(service, amount);
-const balanceOf = (workspaceId: string) => balanceIn(service, workspaceId);
 
 /** A project with an image agent and two screens; its ids. */
 async function project(client: Client, references: { global?: string[]; screen?: string[] } = {}) {
@@ -41,7 +39,7 @@ async function bytesOf(url: string) {
 
 describe("app_screenshots.generate", () => {
   it("draws the screen at the exact store size, stores it, bills 4 and records the generation", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { projectId, screenId, agentId } = await project(client);
     const body = ok(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, quality: "low" }));
     expect(body).toMatchObject({
@@ -67,13 +65,13 @@ describe("app_screenshots.generate", () => {
     const row = await prisma().generation.findUniqueOrThrow({ where: { generation_id: body.generation_id } });
     expect(row).toMatchObject({ workspace_id: workspaceId, agent_id: agentId, agent_type: "image", status: "completed", credits_consumed: 4, output_urls: [body.url] });
     expect(row.generation_metadata).toMatchObject({ action: "app_screenshots.generate", project_id: projectId, screen_id: screenId, width: 1290, height: 2796 });
-    expect(await balanceOf(workspaceId)).toBe(6);
+    expect(await balanceOf(service, workspaceId)).toBe(6);
     const completed = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "generation.completed" } });
     expect(completed.map((event) => (event.data as Record<string, any>).object)).toEqual([expect.objectContaining({ generation_id: body.generation_id, status: "completed", output_urls: [body.url] })]);
   });
 
   it("takes a size of its own (landscape) and sends the project's and the screen's references to the edit route", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { projectId, screenId } = await project(client, { global: [`${images.base}/style.png`], screen: [`${images.base}/wire.png`] });
     const body = ok(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, size: "2000x1200" }));
     expect(body).toMatchObject({ width: 2000, height: 1200, size: "2000x1200", references_used: 2 });
@@ -82,13 +80,13 @@ describe("app_screenshots.generate", () => {
   });
 
   it("refuses what it cannot make before holding anything; a reference that is no image or a failed drawing gives the hold back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { projectId, screenId } = await project(client);
     const size = refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, size: "100x5000" }), 422, "validation_failed");
     expect(size.details.issues[0]).toMatchObject({ path: "size", allowed: expect.arrayContaining(["iphone_6_7", "android_phone"]) });
     expect(refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, quality: "ultra" }), 422, "validation_failed").param).toBe("quality");
     expect(refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: "scn_missing" }), 422, "validation_failed").param).toBe("screen_id");
-    const other = await funded(10);
+    const other = await funded(service, 10);
     refused(await other.client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 403, "workspace_mismatch");
 
     // A reference that is no image is the caller's mistake: nothing is recorded.
@@ -99,7 +97,7 @@ describe("app_screenshots.generate", () => {
     // cost nothing, generation.failed, and the hold given back.
     standIn().failNext("openai.images.generations", { status: 500 });
     refused(await client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId }), 502, "upstream_error");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     const rows = await prisma().generation.findMany({ where: { workspace_id: workspaceId } });
     expect(rows).toEqual([expect.objectContaining({ status: "failed", credits_consumed: 0, agent_type: "image", error_message: expect.stringMatching(/^upstream_error: /) })]);
     const failed = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "generation.failed" } });
@@ -107,7 +105,7 @@ describe("app_screenshots.generate", () => {
   });
 
   it("a test key gets a quote after the checks; nothing is drawn, stored or spent", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { projectId, screenId } = await project(fixture.client);
     const test = await fixture.newKey({ mode: "test" });
     const calls = standIn().calls("openai.images.generations").length;
@@ -116,6 +114,6 @@ describe("app_screenshots.generate", () => {
     refused(await test.client.post("/api/v1/actions/app_screenshots.generate", { project_id: projectId, screen_id: screenId, size: "big" }), 422, "validation_failed");
     expect(standIn().calls("openai.images.generations").length).toBe(calls);
     expect(await prisma().generation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(0);
-    expect(await balanceOf(fixture.workspaceId)).toBe(10);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(10);
   });
 });

@@ -8,16 +8,14 @@ import { describe, expect, inject, it } from "vitest";
 import { addCredits, InsufficientCreditsError, recordCreditsLow, spendCredits } from "../src/credits/ledger.js";
 import { runInRequestContext } from "../src/context/request-context.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
-import { Client, createFixture, useService, type Fixture } from "./support/service.js";
+import { balanceOf, funded } from "./support/action-calls.js";
+import { Client, createFixture, useService } from "./support/service.js";
 
 const service = useService();
 
 type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
-
-const balanceOf = async (workspaceId: string) =>
-  (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId }, select: { credit_balance: true } })).credit_balance;
 
 const ledgerOf = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: { created_at: "asc" } });
 
@@ -27,19 +25,12 @@ const spend = (workspaceId: string, amount: number, extra: { keyId?: string; ref
 const grant = (workspaceId: string, amount: number) =>
   prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount, actionType: "grant", description: "test grant" }));
 
-/** A fixture whose workspace holds `credits`, granted through the ledger. */
-async function fundedFixture(credits: number, options: Parameters<typeof createFixture>[1] = {}): Promise<Fixture> {
-  const fixture = await createFixture(service, options);
-  if (credits > 0) await grant(fixture.workspaceId, credits);
-  return fixture;
-}
-
 describe("spendCredits", () => {
   it("takes credits from the balance and writes a ledger row", async () => {
-    const { workspaceId, keyId } = await fundedFixture(100);
+    const { workspaceId, keyId } = await funded(service, 100);
     const result = await spend(workspaceId, 30, { keyId, referenceId: "gen_123" });
     expect(result).toEqual({ transactionId: expect.stringMatching(/.+/), balanceAfter: 70 });
-    expect(await balanceOf(workspaceId)).toBe(70);
+    expect(await balanceOf(service, workspaceId)).toBe(70);
 
     const row = await prisma().creditTransaction.findUniqueOrThrow({ where: { transaction_id: result.transactionId } });
     expect(row).toMatchObject({
@@ -54,14 +45,14 @@ describe("spendCredits", () => {
   });
 
   it("records the request id when spent inside a request", async () => {
-    const { workspaceId } = await fundedFixture(10);
+    const { workspaceId } = await funded(service, 10);
     const result = await runInRequestContext({ requestId: "req_ledgertest00000000000", baseUrl: service.url }, () => spend(workspaceId, 4));
     const row = await prisma().creditTransaction.findUniqueOrThrow({ where: { transaction_id: result.transactionId } });
     expect(row.request_id).toBe("req_ledgertest00000000000");
   });
 
   it("20 parallel spends of 10 against 100: exactly 10 succeed, the balance ends at 0, never below", async () => {
-    const { workspaceId } = await fundedFixture(100);
+    const { workspaceId } = await funded(service, 100);
     const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => spend(workspaceId, 10)));
 
     const succeeded = outcomes.filter((outcome) => outcome.status === "fulfilled");
@@ -72,7 +63,7 @@ describe("spendCredits", () => {
       expect(outcome.reason).toBeInstanceOf(InsufficientCreditsError);
       expect(outcome.reason.details).toMatchObject({ required: 10, available: 0, shortfall: 10 });
     }
-    expect(await balanceOf(workspaceId)).toBe(0);
+    expect(await balanceOf(service, workspaceId)).toBe(0);
 
     const spends = (await ledgerOf(workspaceId)).filter((row) => row.amount < 0);
     expect(spends).toHaveLength(10);
@@ -84,7 +75,7 @@ describe("spendCredits", () => {
   });
 
   it("throws InsufficientCreditsError (402, required/available/shortfall) and changes nothing", async () => {
-    const { workspaceId } = await fundedFixture(25);
+    const { workspaceId } = await funded(service, 25);
     const before = await ledgerOf(workspaceId);
     const error = await spend(workspaceId, 40).then(
       () => undefined,
@@ -95,32 +86,32 @@ describe("spendCredits", () => {
     expect(insufficient.code).toBe("insufficient_credits");
     expect(insufficient.status).toBe(402);
     expect(insufficient.details).toMatchObject({ required: 40, available: 25, shortfall: 15, action_type: "images.generate" });
-    expect(await balanceOf(workspaceId)).toBe(25);
+    expect(await balanceOf(service, workspaceId)).toBe(25);
     expect(await ledgerOf(workspaceId)).toEqual(before);
   });
 
   it("rolls back with the transaction it is part of", async () => {
-    const { workspaceId } = await fundedFixture(50);
+    const { workspaceId } = await funded(service, 50);
     await expect(
       prisma().$transaction(async (tx) => {
         await spendCredits(tx, { workspaceId, amount: 20, actionType: "renders.create" });
         throw new Error("the paid-for work failed");
       }),
     ).rejects.toThrow("the paid-for work failed");
-    expect(await balanceOf(workspaceId)).toBe(50);
+    expect(await balanceOf(service, workspaceId)).toBe(50);
     expect((await ledgerOf(workspaceId)).filter((row) => row.amount < 0)).toEqual([]);
   });
 
   it("refuses amounts that are not positive whole numbers", async () => {
-    const { workspaceId } = await fundedFixture(50);
+    const { workspaceId } = await funded(service, 50);
     for (const amount of [0, -5, 1.5]) await expect(spend(workspaceId, amount)).rejects.toThrow(/positive whole number/);
-    expect(await balanceOf(workspaceId)).toBe(50);
+    expect(await balanceOf(service, workspaceId)).toBe(50);
   });
 });
 
 describe("recordCreditsLow", () => {
   it("writes a credits.low outbox event carrying required, available and shortfall", async () => {
-    const { workspaceId } = await fundedFixture(5);
+    const { workspaceId } = await funded(service, 5);
     const error = await spend(workspaceId, 12).catch((caught: unknown) => caught as InsufficientCreditsError);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
     await recordCreditsLow(prisma(), error as InsufficientCreditsError);
@@ -129,7 +120,7 @@ describe("recordCreditsLow", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ livemode: true, request_id: null });
     expect((events[0]!.data as Row).object).toMatchObject({ object: "credits_low", action_type: "images.generate", required: 12, available: 5, shortfall: 7 });
-    expect(await balanceOf(workspaceId)).toBe(5);
+    expect(await balanceOf(service, workspaceId)).toBe(5);
   });
 });
 
@@ -139,7 +130,7 @@ describe("addCredits", () => {
     const first = await grant(workspaceId, 40);
     const second = await grant(workspaceId, 2);
     expect([first.balanceAfter, second.balanceAfter]).toEqual([40, 42]);
-    expect(await balanceOf(workspaceId)).toBe(42);
+    expect(await balanceOf(service, workspaceId)).toBe(42);
     const rows = (await ledgerOf(workspaceId)).sort((a, b) => a.balance_after - b.balance_after);
     expect(rows.map((row) => [row.action_type, row.amount, row.balance_after])).toEqual([
       ["grant", 40, 40],
@@ -150,7 +141,7 @@ describe("addCredits", () => {
 
 describe("through the API", () => {
   it("GET /api/v1/credit_transactions lists the ledger (usage:read) and /usage shows the balance", async () => {
-    const fixture = await fundedFixture(100, { scopes: ["usage:read"] });
+    const fixture = await funded(service, 100, { scopes: ["usage:read"] });
     await spend(fixture.workspaceId, 30, { keyId: fixture.keyId });
     await spend(fixture.workspaceId, 5, { keyId: fixture.keyId });
 
@@ -177,7 +168,7 @@ describe("through the API", () => {
     expect(usage.body).toMatchObject({ object: "usage", credit_balance: 65, credits_spent: 35 });
 
     // Another workspace sees none of it.
-    const other = await fundedFixture(0);
+    const other = await funded(service, 0);
     const theirs = await other.client.get("/api/v1/credit_transactions");
     expect(theirs.body.data).toEqual([]);
     expect((await other.client.get("/api/v1/usage")).body.credit_balance).toBe(0);
@@ -196,11 +187,11 @@ describe("through the API", () => {
 describe("starting credits", () => {
   it("a workspace created with startingCredits gets a grant ledger row; without, none", async () => {
     const empty = await createWorkspace(prisma(), "No credits");
-    expect(await balanceOf(empty)).toBe(0);
+    expect(await balanceOf(service, empty)).toBe(0);
     expect(await ledgerOf(empty)).toEqual([]);
 
     const funded = await createWorkspace(prisma(), "Starting credits", 250);
-    expect(await balanceOf(funded)).toBe(250);
+    expect(await balanceOf(service, funded)).toBe(250);
     expect((await ledgerOf(funded)).map((row) => [row.action_type, row.amount, row.balance_after])).toEqual([["grant", 250, 250]]);
   });
 

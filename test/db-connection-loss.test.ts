@@ -5,6 +5,7 @@ import pg from "pg";
 import { expect, it, vi } from "vitest";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
 import { logger } from "../src/logger.js";
+import { sleep } from "./support/wait.js";
 
 const environment = isolatedEnvironment("db-connection-loss");
 const service = useService(environment.overrides);
@@ -27,7 +28,7 @@ it("keeps serving after the database closed its idle connections", async () => {
     await admin.end();
   }
   // The pool hears the closed connections; give it a moment to drop them.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await sleep(200);
   // One short line per closed connection: why, not the pg client it came from.
   const closed = warnings.mock.calls.filter((call) => call[1] === "idle database connection closed");
   warnings.mockRestore();

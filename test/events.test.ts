@@ -6,7 +6,7 @@
 // This file runs workers (the dispatcher publishes live events), so it gets a PostgreSQL database
 // and a Redis of its own: its dispatcher must not take other files' outbox events.
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor } from "./support/receiver.js";
+import { waitFor } from "./support/wait.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("events", { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], dispatchIntervalMs: 100 });

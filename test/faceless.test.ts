@@ -10,13 +10,13 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { CROSSFADE_SECONDS, facelessComposition } from "../src/faceless/composition.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
+import { waitForStatus } from "./support/wait.js";
 
 const environment = isolatedEnvironment("faceless", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -28,33 +28,11 @@ type Row = Record<string, any>;
 const run = promisify(execFile);
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
-
-async function funded(amount = 200) {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
 
 /** Polls faceless.check_status until the task ends. */
-async function finished(client: Client, taskId: string): Promise<Row> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = ok(await call(client, "faceless.check_status", { task_id: taskId }));
-    if (["completed", "failed", "canceled"].includes(status.task.status)) return status;
-    if (Date.now() > deadline) throw new Error(`task still ${status.task.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function rendered(client: Client, videoId: string, renderId: string): Promise<Row> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const render = (ok(await client.get(`/api/v1/actions/renders.list?video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId)!;
-    if (render.render_status === "completed" || render.render_status === "failed") return render;
-    if (Date.now() > deadline) throw new Error(`render still ${render.render_status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+function finished(client: Client, taskId: string): Promise<Row> {
+  const read = async () => ok(await call(client, "faceless.check_status", { task_id: taskId }));
+  return waitForStatus(`task ${taskId}`, read, (status) => status.task.status as string, ["completed", "failed", "canceled"], 60_000, 200);
 }
 
 async function probeUrl(url: string, name: string) {
@@ -78,7 +56,7 @@ function meanDifference(a: Buffer, b: Buffer): number {
 
 describe("a faceless video, story to MP4", () => {
   it("writes the story, splits it, voices every scene, films one, and renders an MP4 as long as the voice-overs", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 200);
     providers.standIn.answerNext("openai.chat", {
       title: "Tides",
       logline: "Why the sea breathes twice a day.",
@@ -96,12 +74,12 @@ describe("a faceless video, story to MP4", () => {
     ]);
     const videoId = parsed.video_id as string;
 
-    const before = await balanceOf(workspaceId);
+    const before = await balanceOf(service, workspaceId);
     const audio = ok(await call(client, "faceless.generate_audio", { video_id: videoId }));
     expect(audio).toMatchObject({ object: "faceless_task", kind: "faceless_audio", status: "queued", credits: { cost: 4, charged: 4, held: true } });
     const voiced = await finished(client, audio.task_id);
     expect(voiced.task).toMatchObject({ status: "completed", credits_spent: 4 });
-    expect(await balanceOf(workspaceId)).toBe(before - 4);
+    expect(await balanceOf(service, workspaceId)).toBe(before - 4);
     expect(voiced.scenes.every((scene: Row) => scene.status === "voiced" && scene.audio_url)).toBe(true);
     const stranger = await createFixture(service);
     refused(await call(stranger.client, "faceless.check_status", { task_id: audio.task_id }), 403, "workspace_mismatch");
@@ -135,7 +113,7 @@ describe("a faceless video, story to MP4", () => {
     expect(words.join(" ")).toBe(scenes.map((item) => item.text).join(" ").replace(/\s+/g, " "));
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
-    const done = await rendered(client, videoId, render.render_id);
+    const done = await renderEnded(client, videoId, render.render_id);
     expect(done.render_status, JSON.stringify(done)).toBe("completed");
     const probe = await probeUrl(done.output_url, "faceless");
     expect(probe.streams.some((stream) => stream.codec_type === "video")).toBe(true);
@@ -175,7 +153,7 @@ describe("the faceless composition", () => {
 
 describe("faceless actions around the journey", () => {
   it("outlines acts and scenes, and reads a page into a brief through the URL guard", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 200);
     providers.standIn.answerNext("openai.chat", { title: "Bees", acts: [{ title: "Scouts", scenes: [{ title: "Out", summary: "Scouts leave.", visual: "Bees in flight" }, { title: "Back", summary: "They dance.", visual: "A waggle dance" }] }] });
     const outline = ok(await call(client, "faceless.generate_outline", { prompt: "How bees choose a home" }));
     expect(outline).toMatchObject({ object: "faceless_outline", title: "Bees", scene_count: 2, credits: { charged: 1 } });
@@ -191,7 +169,7 @@ describe("faceless actions around the journey", () => {
   });
 
   it("detects characters of a video's script and stores them on the video", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 200);
     const parsed = ok(await call(client, "faceless.parse_script", { script: "Mara rows out at dawn.\n\n[a pier in fog]\nTomas waits on the pier." }));
     expect(parsed.scenes[1].visual_prompt).toBe("a pier in fog");
     providers.standIn.answerNext("openai.chat", { characters: [{ name: "Mara", description: "A fisher", appearance_prompt: "a woman in a yellow oilskin" }] });
@@ -202,9 +180,9 @@ describe("faceless actions around the journey", () => {
   });
 
   it("refuses what cannot run before anything is spent", async () => {
-    const { client, workspaceId } = await funded(50);
+    const { client, workspaceId } = await funded(service, 50);
     const parsed = ok(await call(client, "faceless.parse_script", { script: "One scene." }));
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     refused(await call(client, "faceless.generate_video", { video_id: parsed.video_id, scene_id: "fsc_missing" }), 404, "not_found");
     refused(await call(client, "faceless.generate_audio", { video_id: parsed.video_id, scene_id: "fsc_missing" }), 404, "not_found");
     refused(await call(client, "faceless.check_status", { task_id: "op_missing" }), 404, "not_found");
@@ -213,28 +191,28 @@ describe("faceless actions around the journey", () => {
     const empty = refused(await call(client, "faceless.parse_script", { script: "# Title only" }), 422, "validation_failed");
     expect(empty.details.issues[0].path).toBe("script");
     refused(await call(client, "faceless.check_status", {}), 422, "validation_failed");
-    expect(await balanceOf(workspaceId)).toBe(balance);
+    expect(await balanceOf(service, workspaceId)).toBe(balance);
   });
 
   it("a clip the video model refuses fails the task and gives the credits back", async () => {
-    const { client, workspaceId } = await funded(50);
+    const { client, workspaceId } = await funded(service, 50);
     const parsed = ok(await call(client, "faceless.parse_script", { script: "A stormy sea." }));
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     providers.standIn.failNext("fal.submit", { status: 422 });
     const task = ok(await call(client, "faceless.generate_video", { video_id: parsed.video_id, scene_id: parsed.scenes[0].scene_id }));
-    expect(await balanceOf(workspaceId)).toBe(balance - 20);
+    expect(await balanceOf(service, workspaceId)).toBe(balance - 20);
     const failed = await finished(client, task.task_id);
     expect(failed.task).toMatchObject({ status: "failed", error_code: "upstream_error", credits_spent: 0 });
     expect(failed.faceless_status).toBe("failed");
     expect(failed.scenes[0].status).toBe("pending");
-    expect(await balanceOf(workspaceId)).toBe(balance);
+    expect(await balanceOf(service, workspaceId)).toBe(balance);
   });
 
   it("with a test key quotes or simulates: no row, no credit, no provider call", async () => {
-    const fixture = await funded(50);
+    const fixture = await funded(service, 50);
     const parsed = ok(await call(fixture.client, "faceless.parse_script", { script: "A.\n\nB." }));
     const test = await fixture.newKey({ mode: "test" });
-    const balance = await balanceOf(fixture.workspaceId);
+    const balance = await balanceOf(service, fixture.workspaceId);
     const calls = providers.standIn.calls().length;
     const operations = await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } });
     const quote = ok(await call(test.client, "faceless.generate_story", { prompt: "Tides" }));
@@ -244,7 +222,7 @@ describe("faceless actions around the journey", () => {
     ok(await call(test.client, "faceless.parse_script", { script: "Not kept." }));
     expect(await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(operations);
     expect(await prisma().video.count({ where: { workspace_id: fixture.workspaceId } })).toBe(1);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance);
     expect(providers.standIn.calls().length).toBe(calls);
   });
 });

@@ -82,6 +82,65 @@ describe("REST filters", () => {
   });
 });
 
+describe("range boundaries: gt, gte, lt, lte on a number and a date, on both surfaces", () => {
+  // Three ledger rows around one boundary: one just below it, one exactly at it, one just above
+  // (amount 19/20/21; created 1 ms before, at, 1 ms after a whole second).
+  const AT = new Date("2031-05-06T07:08:09.000Z");
+  const ROWS = [
+    { action_type: "below", amount: 19, created_at: new Date(AT.getTime() - 1) },
+    { action_type: "at", amount: 20, created_at: AT },
+    { action_type: "above", amount: 21, created_at: new Date(AT.getTime() + 1) },
+  ];
+  const EXPECTED = { gt: ["above"], gte: ["above", "at"], lt: ["below"], lte: ["at", "below"] } as const;
+  const OPERATORS = Object.keys(EXPECTED) as (keyof typeof EXPECTED)[];
+
+  async function ledger() {
+    const fixture = await createFixture(service);
+    await service.service.database.prisma.creditTransaction.createMany({
+      data: ROWS.map((row, index) => ({ ...row, transaction_id: newId("credit_transaction"), workspace_id: fixture.workspaceId, balance_after: 100 + index })),
+    });
+    return fixture.client;
+  }
+
+  async function restRows(client: Client, query: string): Promise<string[]> {
+    const response = await client.get(`/api/v1/credit_transactions?${query}&limit=100`);
+    expect(response.status, `${query}: ${response.text}`).toBe(200);
+    return response.body.data.map((row: { action_type: string }) => row.action_type).sort();
+  }
+
+  async function graphqlRows(client: Client, filter: Record<string, unknown>): Promise<string[]> {
+    const response = await client.graphql(`query ($filter: CreditTransactionFilter) { credit_transactions(filter: $filter, limit: 100) { data { action_type } } }`, { filter });
+    expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
+    return response.body.data.credit_transactions.data.map((row: { action_type: string }) => row.action_type).sort();
+  }
+
+  it("REST: a value exactly at the boundary is in for gte and lte, out for gt and lt", async () => {
+    const client = await ledger();
+    const unixSeconds = String(AT.getTime() / 1000);
+    for (const operator of OPERATORS) {
+      expect(await restRows(client, `amount[${operator}]=20`), `amount[${operator}]`).toEqual(EXPECTED[operator]);
+      expect(await restRows(client, `created_at[${operator}]=${AT.toISOString()}`), `created_at[${operator}] ISO`).toEqual(EXPECTED[operator]);
+      expect(await restRows(client, `created_at[${operator}]=${unixSeconds}`), `created_at[${operator}] unix`).toEqual(EXPECTED[operator]);
+    }
+  });
+
+  it("GraphQL: the same boundaries through the typed filter", async () => {
+    const client = await ledger();
+    for (const operator of OPERATORS) {
+      expect(await graphqlRows(client, { amount: { [operator]: 20 } }), `amount.${operator}`).toEqual(EXPECTED[operator]);
+      expect(await graphqlRows(client, { created_at: { [operator]: AT.toISOString() } }), `created_at.${operator}`).toEqual(EXPECTED[operator]);
+    }
+  });
+
+  it("a closed range keeps both ends; an empty one keeps nothing", async () => {
+    const client = await ledger();
+    expect(await restRows(client, "amount[gte]=19&amount[lte]=20")).toEqual(["at", "below"]);
+    expect(await restRows(client, "amount[gt]=19&amount[lt]=21")).toEqual(["at"]);
+    expect(await restRows(client, "amount[gt]=20&amount[lt]=21")).toEqual([]);
+    expect(await graphqlRows(client, { created_at: { gte: AT.toISOString(), lte: AT.toISOString() } })).toEqual(["at"]);
+  });
+});
+
 describe("operators that do not fit a field's type", () => {
   it("answer 400 naming the parameter, in our words, on every filterable field of every resource", async () => {
     const fixture = await createFixture(service);

@@ -11,7 +11,7 @@ import { addCredits, creditBalance } from "../src/credits/ledger.js";
 import { loadConfig } from "../src/config.js";
 import { startService } from "../src/service.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
-import { waitFor } from "./support/receiver.js";
+import { waitFor } from "./support/wait.js";
 import { spawnService, type ServiceProcess } from "./support/service-process.js";
 
 const LEASE_MS = 1500;

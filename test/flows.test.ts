@@ -3,9 +3,10 @@
 // launching key (scopes, credits, events), independent branches in parallel, flow.completed and
 // flow.failed. This file runs workers, so it has a database and a Redis of its own.
 import { describe, expect, it } from "vitest";
-import { addCredits, creditBalance } from "../src/credits/ledger.js";
-import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
-import { waitFor } from "./support/receiver.js";
+import { creditBalance } from "../src/credits/ledger.js";
+import { funded } from "./support/action-calls.js";
+import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("flows", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
@@ -14,12 +15,6 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>;
 
 const COMPOSITION = { duration: 1, fps: 10, layers: [{ type: "text", text: "Hi" }] };
-
-async function funded(credits = 100, options: Parameters<typeof createFixture>[1] = {}): Promise<Fixture> {
-  const fixture = await createFixture(service, options);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: credits, actionType: "grant", description: "test grant" }));
-  return fixture;
-}
 
 const execute = (client: Client, flowId: string, variables?: Record<string, unknown>) => client.post("/api/v1/actions/flows.execute", { flowId, ...(variables && { variables }) });
 
@@ -89,7 +84,7 @@ describe("flows create and update check the graph (422 with the fault's path)", 
 
 describe("flows.execute", () => {
   it("runs an action, a condition and a second action end to end, billed like direct calls", { timeout: 90_000 }, async () => {
-    const fixture = await funded(100);
+    const fixture = await funded(service, 100);
     const { client, workspaceId } = fixture;
     const flow = (await client.post("/api/v1/flows", THREE_NODE_FLOW)).body;
     const before = await creditBalance(prisma(), workspaceId);
@@ -143,7 +138,7 @@ describe("flows.execute", () => {
   });
 
   it("checks each node against the launching key's scopes: the failed node stops its branch, the rest runs, flow.failed reports the credits spent", { timeout: 60_000 }, async () => {
-    const owner = await funded(100);
+    const owner = await funded(service, 100);
     const limited = await owner.newKey({ scopes: ["flows:execute", "flows:read", "flows:write", "videos:write"] });
     const flow = (await owner.client.post("/api/v1/flows", THREE_NODE_FLOW)).body;
     const before = await creditBalance(prisma(), owner.workspaceId);
@@ -171,7 +166,7 @@ describe("flows.execute", () => {
   });
 
   it("counts the nodes' credits against the launching key's monthly credits quota: the node past it fails quota_exceeded", { timeout: 60_000 }, async () => {
-    const owner = await funded(100);
+    const owner = await funded(service, 100);
     const capped = await owner.newKey({ scopes: ["*:*"], quota: { limit: 2, unit: "credits" } });
     const flow = (await owner.client.post("/api/v1/flows", {
       name: "Two scripts",
@@ -196,7 +191,7 @@ describe("flows.execute", () => {
   });
 
   it("a downstream node of a failed one is stopped, and a node's own bad input fails it with the action's validation", { timeout: 60_000 }, async () => {
-    const { client, workspaceId } = await funded(100);
+    const { client, workspaceId } = await funded(service, 100);
     const flow = (await client.post("/api/v1/flows", {
       name: "Bad input",
       nodes: [
@@ -213,7 +208,7 @@ describe("flows.execute", () => {
   });
 
   it("runs transforms alone: set, map over a list, a condition taking its false branch; the launch fee is the whole cost", { timeout: 60_000 }, async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const flow = (await client.post("/api/v1/flows", {
       name: "Transforms",
       nodes: [
@@ -243,7 +238,7 @@ describe("flows.execute", () => {
   });
 
   it("answers 400 test_mode_unsupported to a test key and writes nothing", async () => {
-    const owner = await funded(100);
+    const owner = await funded(service, 100);
     const test = await owner.newKey({ mode: "test" });
     const flow = (await owner.client.post("/api/v1/flows", THREE_NODE_FLOW)).body;
     const before = await creditBalance(prisma(), owner.workspaceId);
@@ -255,7 +250,7 @@ describe("flows.execute", () => {
   });
 
   it("refuses another workspace's flow and an unknown one", async () => {
-    const mine = await funded(10);
+    const mine = await funded(service, 10);
     const theirs = await createFixture(service);
     const flow = (await theirs.client.post("/api/v1/flows", { name: "Theirs", nodes: [] })).body;
     expect((await execute(mine.client, flow.flow_id)).status).toBe(403);

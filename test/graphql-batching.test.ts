@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type Fixture } from "./support/service.js";
 import { newId } from "../src/ids.js";
+import { waitFor } from "./support/wait.js";
 
 const service = useService({ countQueries: true });
 
@@ -22,12 +23,7 @@ async function seedRenders(fixture: Fixture, count: number): Promise<void> {
 async function warmUp(fixture: Fixture): Promise<void> {
   await fixture.client.graphql("{ videos(limit: 1) { data { video_id } } }");
   const prisma = service.service.database.prisma;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const key = await prisma.apiKey.findUnique({ where: { key_id: fixture.keyId }, select: { last_used_at: true } });
-    if (key?.last_used_at) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("the key's last_used_at was never written");
+  await waitFor("the key's last_used_at to be written", async () => (await prisma.apiKey.findUnique({ where: { key_id: fixture.keyId }, select: { last_used_at: true } }))?.last_used_at, 2_000, 20);
 }
 
 /** SQL statements the service ran to answer one request. */

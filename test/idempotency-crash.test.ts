@@ -18,6 +18,7 @@ import { startPrivateRedis } from "../src/redis/redis-server.js";
 import { loadConfig } from "../src/config.js";
 import { startService } from "../src/service.js";
 import path from "node:path";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("idem_crash");
 
@@ -83,12 +84,15 @@ async function crashOn(child: Child, method: string, path: string, idempotencyKe
 
 /** A retry as a client makes it: again while the key is still held by the dead attempt's lock. */
 async function retry(child: Child, method: string, path: string, idempotencyKey: string, body: unknown): Promise<Answer> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const answer = await send(child, method, path, idempotencyKey, body);
-    if (answer.body.error?.code !== "idempotency_in_progress") return answer;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the key never became free");
+  return waitFor(
+    "the key to become free",
+    async () => {
+      const answer = await send(child, method, path, idempotencyKey, body);
+      return answer.body.error?.code === "idempotency_in_progress" ? undefined : answer;
+    },
+    10_000,
+    200,
+  );
 }
 
 const videosNamed = (prefix: string) => database.prisma.video.findMany({ where: { video_name: { startsWith: prefix } }, select: { video_id: true, video_name: true } });

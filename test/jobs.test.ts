@@ -9,6 +9,7 @@ import { runInRequestContext } from "../src/context/request-context.js";
 import { pruneJob } from "../src/maintenance/prune-job.js";
 import { newId } from "../src/ids.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
+import { waitForStatus } from "./support/wait.js";
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -20,13 +21,7 @@ const prisma = () => service.service.database.prisma;
 
 /** Waits for a job to finish (polling its state) and returns it as finished. */
 async function finished(job: Job, timeoutMs = 20_000): Promise<Job> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await job.getState();
-    if (state === "completed" || state === "failed") break;
-    if (Date.now() > deadline) throw new Error(`job ${job.id} still ${state} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForStatus(`job ${job.id}`, () => job.getState(), (state) => state, ["completed", "failed"], timeoutMs);
   const done = await service.service.jobs.queue(pruneJob.name).getJob(job.id!);
   expect(done, "finished job is kept").toBeDefined();
   return done!;

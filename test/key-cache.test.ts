@@ -9,6 +9,7 @@ import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { createApiKey } from "../src/auth/key-service.js";
 import { isolatedEnvironment } from "./support/service.js";
 import { serviceUrl, spawnService } from "./support/service-process.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("key_cache");
 
@@ -58,13 +59,14 @@ async function call(child: Child, key: string, method = "GET", path = "/api/v1/v
 
 /** The first answer `child` gives for `key` other than 200, polled for at most one second. */
 async function refusalWithinOneSecond(child: Child, key: string): Promise<{ status: number; code?: string }> {
-  const deadline = Date.now() + 1_000;
-  let answer = await call(child, key);
-  while (answer.status === 200 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    answer = await call(child, key);
-  }
-  return answer;
+  return waitFor(
+    "the key to be refused",
+    async () => {
+      const answer = await call(child, key);
+      return answer.status === 200 ? undefined : answer;
+    },
+    1_000,
+  );
 }
 
 async function newKey(scopes = ["videos:read"]): Promise<{ keyId: string; secret: string }> {

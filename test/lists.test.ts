@@ -3,6 +3,7 @@
 // sparse fieldsets, strict query parameters and workspace isolation.
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Client } from "./support/service.js";
+import { sleep } from "./support/wait.js";
 
 const service = useService();
 
@@ -10,8 +11,6 @@ type Row = Record<string, any>;
 
 /** Heavy video fields (contract 2.2): absent from list items unless expanded. */
 const HEAVY = ["video_json", "blocks", "groups", "composition", "smart_groups", "faceless_scenes", "faceless_template", "voice_settings_map", "video_captions"];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createVideo(client: Client, input: Row = {}): Promise<Row> {
   const response = await client.post("/api/v1/videos", input);

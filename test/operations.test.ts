@@ -18,7 +18,9 @@ import { insertOperation } from "../src/operations/store.js";
 import { enqueueOperation } from "../src/operations/worker.js";
 import { sweepOperationsJob } from "../src/operations/sweep.js";
 import { renderOperation } from "../src/renders/render-operation.js";
+import { balanceOf } from "./support/action-calls.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const LEASE_MS = 1500;
 const SWEEP_MS = 500;
@@ -86,16 +88,6 @@ afterAll(async () => {
   for (const child of workers) await stopWorker(child, "SIGKILL");
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** PIDs of processes whose command line names this operation's work directory. */
 async function processesOf(operationId: string): Promise<number[]> {
   const found: number[] = [];
@@ -126,7 +118,6 @@ async function queuedRender(composition: unknown, options: { held?: number; enqu
   return { workspaceId, renderId, operationId: operation.operation_id };
 }
 
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const operation = (operationId: string) => prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
 const render = (renderId: string) => prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
 
@@ -135,27 +126,27 @@ describe("a worker killed mid-render", () => {
     const first = await startWorkerProcess();
     // Long enough to be caught running: 40 s of 1080p frames.
     const { workspaceId, renderId, operationId } = await queuedRender({ duration: 40, fps: 30, layers: [{ type: "text", text: "killed" }] });
-    const running = await until("the render to run", async () => {
+    const running = await waitFor("the render to run", async () => {
       const row = await operation(operationId);
       return row.status === "running" && (await processesOf(operationId)).length > 0 ? row : undefined;
-    });
+    }, 45_000, 100);
     expect(running).toMatchObject({ attempts: 1, lease_owner: expect.stringContaining(`:${first.pid}:`) });
     expect((await render(renderId)).render_status).toBe("rendering");
 
     await stopWorker(first, "SIGKILL");
     // The parent-death signal killed ffmpeg at once; nothing keeps a core or the work directory busy.
-    await until("ffmpeg to die with its worker", async () => (await processesOf(operationId)).length === 0, 5000);
+    await waitFor("ffmpeg to die with its worker", async () => (await processesOf(operationId)).length === 0, 5000, 100);
 
     // Another worker: its sweep finds the lease run out, queues the operation again, renders it.
     await startWorkerProcess();
-    const done = await until("the retaken render to finish", async () => {
+    const done = await waitFor("the retaken render to finish", async () => {
       const row = await operation(operationId);
       return row.status === "completed" || row.status === "failed" ? row : undefined;
-    }, 120_000);
+    }, 120_000, 100);
     expect(done, done.error_message ?? "").toMatchObject({ status: "completed", attempts: 2, credits_held: 10, credits_spent: 10, lease_owner: null });
     expect(await render(renderId)).toMatchObject({ render_status: "completed", progress: 100, credits_consumed: 10 });
     // Held once, kept once: no refund, no second charge.
-    expect(await balanceOf(workspaceId)).toBe(90);
+    expect(await balanceOf(service, workspaceId)).toBe(90);
     expect(await prisma().creditTransaction.count({ where: { workspace_id: workspaceId, action_type: "refund" } })).toBe(0);
     const events = (await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, orderBy: { seq: "asc" } })).map((event) => event.type);
     expect(events).toEqual(["render.started", "render.started", "render.completed"]);
@@ -174,16 +165,16 @@ describe("the sweep", () => {
 
     const job = await service.service.jobs.enqueue(sweepOperationsJob, {});
     const worker = await startWorkerProcess();
-    await until("the sweep", async () => ["completed", "failed"].includes(await job.getState()));
+    await waitFor("the sweep", async () => ["completed", "failed"].includes(await job.getState()), 45_000, 100);
 
     expect(await operation(lost.operationId)).toMatchObject({ status: "failed", error_code: "worker_lost", credits_spent: 0, lease_owner: null });
     expect(await render(lost.renderId)).toMatchObject({ render_status: "failed", error_code: "worker_lost", credits_consumed: 0 });
-    expect(await balanceOf(lost.workspaceId)).toBe(100);
+    expect(await balanceOf(service, lost.workspaceId)).toBe(100);
     const failed = await prisma().outboxEvent.findFirstOrThrow({ where: { workspace_id: lost.workspaceId, type: "render.failed" } });
     expect(failed.data).toMatchObject({ object: { render_id: lost.renderId, error_code: "worker_lost" }, credits_refunded: 10 });
 
     expect(await operation(live.operationId)).toMatchObject({ status: "running", lease_owner: "alive:1:x" });
-    expect(await balanceOf(live.workspaceId)).toBe(90);
+    expect(await balanceOf(service, live.workspaceId)).toBe(90);
     await stopWorker(worker);
   }, 120_000);
 
@@ -195,11 +186,11 @@ describe("the sweep", () => {
       const { renderId, operationId } = await queuedRender({ duration: 1, fps: 10, layers: [{ type: "text", text: "healed" }] }, { enqueue: false });
       await redis.flushall();
       expect(await service.service.jobs.queue(sweepOperationsJob.name).getJobSchedulers()).toEqual([]);
-      await until("the sweep's schedule to be re-created", async () => (await service.service.jobs.queue(sweepOperationsJob.name).getJobSchedulers()).length === 1);
-      const done = await until("the lost render to finish", async () => {
+      await waitFor("the sweep's schedule to be re-created", async () => (await service.service.jobs.queue(sweepOperationsJob.name).getJobSchedulers()).length === 1, 45_000, 100);
+      const done = await waitFor("the lost render to finish", async () => {
         const row = await operation(operationId);
         return row.status === "completed" || row.status === "failed" ? row : undefined;
-      }, 60_000);
+      }, 60_000, 100);
       expect(done.status, done.error_message ?? "").toBe("completed");
       expect((await render(renderId)).render_status).toBe("completed");
     } finally {

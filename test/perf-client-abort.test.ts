@@ -5,6 +5,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createFixture, useService } from "./support/service.js";
 import { logger } from "../src/logger.js";
+import { sleep, waitFor } from "./support/wait.js";
 
 const service = useService();
 
@@ -19,7 +20,7 @@ async function abandon(path: string, key: string): Promise<void> {
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"folder_name": `);
   // The request is past its key and guards, waiting for the rest of its body.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await sleep(500);
   socket.destroy();
 }
 
@@ -32,12 +33,16 @@ describe("a request its client abandons", () => {
       await abandon(path, fixture.key);
 
       const prisma = service.service.database.prisma;
-      let logged: { status: number }[] = [];
-      for (let attempt = 0; attempt < 50 && logged.length === 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        await service.service.guards.requestLog.flush();
-        logged = await prisma.requestLog.findMany({ where: { key_id: fixture.keyId }, select: { status: true } });
-      }
+      const logged = await waitFor(
+        "the abandoned request in the log",
+        async () => {
+          await service.service.guards.requestLog.flush();
+          const rows = await prisma.requestLog.findMany({ where: { key_id: fixture.keyId }, select: { status: true } });
+          return rows.length > 0 ? rows : undefined;
+        },
+        5_000,
+        100,
+      );
       expect(logged).toEqual([{ status: 499 }]);
       expect(debug).toHaveBeenCalledWith(expect.objectContaining({ status: 499 }), "client closed the request");
       expect(error).not.toHaveBeenCalled();

@@ -12,6 +12,7 @@ import { addCredits } from "../src/credits/ledger.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { Client } from "./support/service.js";
 import { openDatabase } from "../src/db/database.js";
+import { waitForStatus } from "./support/wait.js";
 
 let running: RunningService | undefined;
 let dataDir: string | undefined;
@@ -95,15 +96,13 @@ it("serves records and renders a video on embedded PGlite, and keeps the records
   const render = await client.post("/api/v1/actions/renders.create", { video_id: toRender.body.video_id });
   expect(render.status, render.text).toBe(200);
   expect(render.body.credits).toEqual({ cost: 10, charged: 10, balance_after: 10, held: true });
-  const deadline = Date.now() + 60_000;
-  let status = "queued";
-  while (status !== "completed" && status !== "failed" && Date.now() < deadline) {
-    const listed = await client.get(`/api/v1/actions/renders.list?video_id=${toRender.body.video_id}`);
-    expect(listed.status, listed.text).toBe(200);
-    status = listed.body.data[0].render_status;
-    if (status !== "completed") await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(status).toBe("completed");
+  const listed = async () => {
+    const answer = await client.get(`/api/v1/actions/renders.list?video_id=${toRender.body.video_id}`);
+    expect(answer.status, answer.text).toBe(200);
+    return answer.body.data[0] as { render_status: string };
+  };
+  const rendered = await waitForStatus("the render", listed, (render) => render.render_status, ["completed", "failed"], 60_000, 200);
+  expect(rendered.render_status).toBe("completed");
   expect((await client.get("/api/v1/actions/account.credits")).body).toMatchObject({ credit_balance: 10 });
 
   await stop();

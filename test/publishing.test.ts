@@ -12,12 +12,14 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { startService, type RunningService } from "../src/service.js";
-import { addCredits, creditBalance } from "../src/credits/ledger.js";
+import { creditBalance } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { openCredentials, sealCredentials } from "../src/publishing/credentials.js";
 import { publishingSettings } from "../src/config/publishing.js";
-import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
-import { startReceiver, waitFor } from "./support/receiver.js";
+import { funded } from "./support/action-calls.js";
+import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
+import { startReceiver } from "./support/receiver.js";
+import { sleep, waitFor } from "./support/wait.js";
 import { startPlatformStandIn, STANDIN_OAUTH_CLIENT, type PlatformStandIn } from "./support/platform-standin.js";
 
 const run = promisify(execFile);
@@ -63,13 +65,6 @@ afterAll(stopWorkers);
 
 type Row = Record<string, any>;
 const COMPOSITION = { duration: 1, fps: 10, layers: [{ type: "text", text: "Hi" }] };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function funded(credits = 100): Promise<Fixture> {
-  const fixture = await createFixture(api);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: credits, actionType: "grant", description: "test grant" }));
-  return fixture;
-}
 
 /** An account as the CLI connects it: tokens sealed with the accounts key. */
 async function connect(workspaceId: string, platform: "youtube" | "tiktok", accessToken = "token-ok", more: { refresh_token?: string; expires_at?: string } = {}): Promise<string> {
@@ -100,9 +95,9 @@ async function settled(postId: string): Promise<Row> {
 
 describe("publishing.schedule_post", () => {
   it("checks the video and account belong to the workspace, bills 1 credit and writes the post", async () => {
-    const fixture = await funded();
+    const fixture = await funded(api, 100);
     const { client, workspaceId } = fixture;
-    const other = await funded();
+    const other = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "youtube");
     const theirAccount = await connect(other.workspaceId, "youtube");
@@ -135,7 +130,7 @@ describe("publishing.schedule_post", () => {
   });
 
   it("the API never shows an account's credentials, and the sealed value opens only with the key and for its account", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const accountId = await connect(workspaceId, "tiktok", "secret-token-123");
     const shown = await client.get(`/api/v1/social_accounts/${accountId}`);
     expect(shown.status).toBe(200);
@@ -154,7 +149,7 @@ describe("publishing.schedule_post", () => {
 describe("the publisher", () => {
   it("publishes a post scheduled 2 s ahead once, with the workers restarted in between, rendering the video first, and delivers post.published", { timeout: 90_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const receiver = await startReceiver();
     expect((await client.post("/api/v1/webhooks", { url: receiver.url, events: ["post.*"] })).status).toBe(201);
     const videoId = await video(client);
@@ -203,7 +198,7 @@ describe("the publisher", () => {
 
   it("a failing platform gives post.failed with the per-account outcome; nothing is uploaded", { timeout: 60_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const videoId = await video(client);
     // The video already has a completed render: it is published as is.
     const rendered = await client.post("/api/v1/actions/renders.create", { video_id: videoId });
@@ -225,7 +220,7 @@ describe("the publisher", () => {
 
   it("publishes on TikTok through init, upload and status", { timeout: 60_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "tiktok");
     const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0), caption: "TikTok caption" });
@@ -252,7 +247,7 @@ describe("account tokens", () => {
 
   it("an expired YouTube token is refreshed before the upload, and the new one is sealed on the account", { timeout: 60_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "youtube", "stale-revoked", { refresh_token: "refresh-yt", expires_at: expired() });
     const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
@@ -271,7 +266,7 @@ describe("account tokens", () => {
 
   it("TikTok rotates the refresh token: the new one replaces the old; a token still valid is not refreshed", { timeout: 60_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "tiktok", "stale-revoked", { refresh_token: "refresh-tt", expires_at: expired() });
     const made = await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(0) });
@@ -286,7 +281,7 @@ describe("account tokens", () => {
 
   it("a refresh token the platform refuses fails the post with platform_auth_failed; nothing is uploaded", { timeout: 60_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "youtube", "token-ok", { refresh_token: "refresh-revoked", expires_at: expired() });
     const uploads = platforms.uploads.length;
@@ -301,7 +296,7 @@ describe("account tokens", () => {
 
 describe("scheduled posts and the calendar", () => {
   it("a scheduled post can be changed or deleted until it goes out", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const accountId = await connect(workspaceId, "youtube");
     const videoId = await video(client);
     const made = (await schedule(client, { video_id: videoId, account_id: accountId, scheduled_at: inSeconds(86_400) })).body;
@@ -317,7 +312,7 @@ describe("scheduled posts and the calendar", () => {
   });
 
   it("publishing.calendar groups posts by day between from and to", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(api, 100);
     const accountId = await connect(workspaceId, "youtube");
     const videoId = await video(client);
     const base = new Date(Date.now() + 10 * 86_400_000);
@@ -352,9 +347,9 @@ describe("one scheduling service: REST, GraphQL and bulk creates", () => {
   const RESCHEDULE = "mutation ($id: ID!, $input: ScheduledPostUpdateInput!) { update_scheduled_post(_id: $id, input: $input) { _id scheduled_at } }";
 
   it("REST and GraphQL creates check ownership, the account and the time with the action's envelopes, and bill 1 credit; test keys write nothing", async () => {
-    const fixture = await funded();
+    const fixture = await funded(api, 100);
     const { client, workspaceId } = fixture;
-    const other = await funded();
+    const other = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "youtube");
     const theirAccount = await connect(other.workspaceId, "youtube");
@@ -419,8 +414,8 @@ describe("one scheduling service: REST, GraphQL and bulk creates", () => {
 
   it("posts created by REST, GraphQL and bulk go out once each at their time; bulk items are checked one by one", { timeout: 90_000 }, async () => {
     await startWorkers();
-    const { client, workspaceId } = await funded();
-    const other = await funded();
+    const { client, workspaceId } = await funded(api, 100);
+    const other = await funded(api, 100);
     const videoId = await video(client);
     const accountId = await connect(workspaceId, "youtube");
     const theirAccount = await connect(other.workspaceId, "youtube");

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Fixture } from "./support/service.js";
 import type { RateLimits } from "../src/config.js";
 import { addCredits } from "../src/credits/ledger.js";
+import { sleep } from "./support/wait.js";
 
 const WINDOW_SECONDS = { minute: 2, hour: 3, day: 4, credits_day: 4 };
 const ANONYMOUS_PER_MINUTE = 3;
@@ -17,7 +18,6 @@ const service = useService({ rateWindowSeconds: WINDOW_SECONDS, anonymousPerMinu
 type Row = Record<string, any>;
 
 const prisma = () => service.service.database.prisma;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A fixture whose key carries its own rate windows (and optionally a quota). */

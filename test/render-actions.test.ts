@@ -11,13 +11,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
 import { operationJob } from "../src/operations/worker.js";
 import { sweepOperationsJob } from "../src/operations/sweep.js";
-import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { balanceOf, funded, renderEnded } from "./support/action-calls.js";
+import { isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const run = promisify(execFile);
 const environment = isolatedEnvironment("render-actions", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -79,12 +80,6 @@ function expectOk(response: ApiResponse, status = 200): Row {
   return response.body as Row;
 }
 
-const grant = (workspaceId: string, amount: number) =>
-  prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount, actionType: "grant", description: "test grant" }));
-
-const balanceOf = async (workspaceId: string) =>
-  (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId }, select: { credit_balance: true } })).credit_balance;
-
 const outbox = (workspaceId: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, orderBy: { seq: "asc" } });
 
 type OutboxRow = Awaited<ReturnType<typeof outbox>>[number];
@@ -92,13 +87,6 @@ type OutboxRow = Awaited<ReturnType<typeof outbox>>[number];
 /** The render's story in the outbox: render.* events and renders.create's action events (renders.list calls add their own action.completed). */
 const renderStory = (events: OutboxRow[]) =>
   events.filter((event) => event.type.startsWith("render.") || (event.type.startsWith("action.") && (event.data as Row).object?.action === "renders.create"));
-
-/** A fresh workspace holding `credits`. */
-async function funded(credits: number, options: Parameters<typeof createFixture>[1] = {}): Promise<Fixture> {
-  const fixture = await createFixture(service, options);
-  if (credits > 0) await grant(fixture.workspaceId, credits);
-  return fixture;
-}
 
 /** A video made through the API, with the given composition (none when undefined). */
 async function createVideo(client: Client, composition?: unknown, videoFormat = "landscape"): Promise<string> {
@@ -118,21 +106,6 @@ const twoSecondComposition = () => ({
   ],
 });
 
-const TERMINAL = ["completed", "failed"];
-
-/** Polls renders.list (all renders of the video) until the render is completed or failed. */
-async function pollUntilFinished(client: Client, videoId: string, renderId: string, timeoutMs = 25_000): Promise<Row> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const list = expectOk(await getAction(client, "renders.list", `?video_id=${videoId}&all_renders=true`));
-    const render = (list.data as Row[]).find((row) => row.render_id === renderId);
-    expect(render, `render ${renderId} in renders.list`).toBeDefined();
-    if (TERMINAL.includes(render!.render_status)) return render!;
-    if (Date.now() > deadline) throw new Error(`render ${renderId} still ${render!.render_status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
-
 async function download(url: string, name: string): Promise<string> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
@@ -149,7 +122,7 @@ const renderQueue = () => service.service.jobs.queue(renderJobName);
 
 describe("renders.create → worker → renders.list", () => {
   it("renders a 2 s landscape text + image + tone composition: billed 10, events, ledger, a 1920x1080 MP4 of 2 s", async () => {
-    const { client, workspaceId, keyId } = await funded(30);
+    const { client, workspaceId, keyId } = await funded(service, 30);
     const videoId = await createVideo(client, twoSecondComposition());
 
     const created = expectOk(await callAction(client, "renders.create", { video_id: videoId }));
@@ -167,9 +140,9 @@ describe("renders.create → worker → renders.list", () => {
     expect(renderId).toMatch(/^rnd_/);
     expect(created).not.toHaveProperty("workspace_id");
     expect(created).not.toHaveProperty("output_key");
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
 
-    const render = await pollUntilFinished(client, videoId, renderId);
+    const render = await renderEnded(client, videoId, renderId);
     expect(render.error_message ?? null, render.error_message).toBeNull();
     expect(render).toMatchObject({ object: "render", render_id: renderId, render_status: "completed", progress: 100, error_code: null });
     expect(render.output_url).toMatch(new RegExp(`/files/renders/${workspaceId}/${renderId}\\.mp4\\?expires=\\d+&signature=[0-9a-f]{64}$`));
@@ -197,19 +170,19 @@ describe("renders.create → worker → renders.list", () => {
     const ledger = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: { created_at: "asc" } });
     expect(ledger.map((row) => [row.action_type, row.amount])).toEqual([["grant", 30], ["renders.create", -10]]);
     expect(ledger[1]).toMatchObject({ balance_after: 20, reference_id: renderId, key_id: keyId, request_id: created.request_id });
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
   });
 });
 
 describe("renders.create failures", () => {
   it("an unreachable image: the render fails with media_unreachable, render.failed, and the 10 credits come back", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     const videoId = await createVideo(client, { duration: 1, layers: [{ type: "image", src: closedPortUrl, width: 100, height: 100 }] });
     const created = expectOk(await callAction(client, "renders.create", { video_id: videoId }));
     expect(created.credits).toEqual({ cost: 10, charged: 10, balance_after: 20, held: true });
     const renderId = created.render_id as string;
 
-    const render = await pollUntilFinished(client, videoId, renderId);
+    const render = await renderEnded(client, videoId, renderId);
     expect(render).toMatchObject({ render_status: "failed", error_code: "media_unreachable", output_url: null });
     expect(render.error_message).toMatch(/^composition\.layers\.0\.src: /);
 
@@ -217,7 +190,7 @@ describe("renders.create failures", () => {
     expect(events.map((event) => event.type)).toEqual(["action.completed", "render.started", "render.failed"]);
     expect(events.at(-1)!.data).toMatchObject({ object: { render_id: renderId, render_status: "failed", error_code: "media_unreachable" }, credits_refunded: 10 });
 
-    expect(await balanceOf(workspaceId)).toBe(30);
+    expect(await balanceOf(service, workspaceId)).toBe(30);
     const refunds = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId, action_type: "refund" } });
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: 10, balance_after: 30, reference_id: renderId, metadata: { kind: "release", credits_held: 10, credits_spent: 0 } });
@@ -226,14 +199,14 @@ describe("renders.create failures", () => {
   });
 
   it("insufficient credits (balance 5): 402 with required / available / shortfall, credits.low and action.failed, no render", async () => {
-    const { client, workspaceId } = await funded(5);
+    const { client, workspaceId } = await funded(service, 5);
     const videoId = await createVideo(client, twoSecondComposition());
     const error = expectError(await callAction(client, "renders.create", { video_id: videoId }), 402, "insufficient_credits");
     expect(error).toMatchObject({ type: "billing_error", retryable: false });
     expect(error.details).toMatchObject({ required: 10, available: 5, shortfall: 5, action_type: "renders.create" });
 
     expect(await prisma().render.count({ where: { workspace_id: workspaceId } })).toBe(0);
-    expect(await balanceOf(workspaceId)).toBe(5);
+    expect(await balanceOf(service, workspaceId)).toBe(5);
     const events = (await outbox(workspaceId)).filter((event) => event.type !== "video.created");
     expect(events.map((event) => event.type).sort()).toEqual(["action.failed", "credits.low"]);
     expect(events.find((event) => event.type === "credits.low")!.data).toMatchObject({ object: { object: "credits_low", required: 10, available: 5, shortfall: 5, action_type: "renders.create" } });
@@ -242,7 +215,7 @@ describe("renders.create failures", () => {
   });
 
   it("two calls racing for the last 10 credits: one render, one 402, a balance of 0", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "race" }] });
     const answers = await Promise.all([0, 1].map(() => callAction(client, "renders.create", { video_id: videoId })));
     const statuses = answers.map((answer) => answer.status).sort();
@@ -252,18 +225,18 @@ describe("renders.create failures", () => {
     const won = answers.find((answer) => answer.status === 200)!.body as Row;
     expect(won.credits).toEqual({ cost: 10, charged: 10, balance_after: 0, held: true });
 
-    expect(await balanceOf(workspaceId)).toBe(0);
+    expect(await balanceOf(service, workspaceId)).toBe(0);
     expect((await prisma().render.findMany({ where: { workspace_id: workspaceId } })).map((row) => row.render_id)).toEqual([won.render_id]);
     expect(await prisma().creditTransaction.count({ where: { workspace_id: workspaceId, action_type: "renders.create" } })).toBe(1);
     const types = renderStory(await outbox(workspaceId)).map((event) => event.type).filter((type) => type.startsWith("action."));
     expect(types.sort()).toEqual(["action.completed", "action.failed"]);
     expect((await outbox(workspaceId)).filter((event) => event.type === "credits.low")).toHaveLength(1);
     // The winner renders; nothing else was queued.
-    expect((await pollUntilFinished(client, videoId, won.render_id)).render_status).toBe("completed");
+    expect((await renderEnded(client, videoId, won.render_id)).render_status).toBe("completed");
   });
 
   it("a render whose queueing fails after commit is still one paid call, and the sweep queues it again", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "lost" }] });
     const jobs = service.service.jobs;
     // A real failure of the real queue: its Redis connection is gone when the render is queued.
@@ -284,11 +257,11 @@ describe("renders.create failures", () => {
     // The sweep finds its operation (made to look a minute old) and queues it; the workers render it.
     await prisma().operation.updateMany({ where: { subject_id: response.body.render_id }, data: { updated_at: new Date(Date.now() - 120_000) } });
     await jobs.enqueue(sweepOperationsJob, {});
-    expect((await pollUntilFinished(client, videoId, response.body.render_id)).render_status).toBe("completed");
+    expect((await renderEnded(client, videoId, response.body.render_id)).render_status).toBe("completed");
   });
 
   it("deleting a render still queued cancels its operation and gives the 10 credits back", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "never drawn" }] });
     const jobs = service.service.jobs;
     // Its job is never queued (the queue's connection is gone), so it stays queued.
@@ -299,26 +272,23 @@ describe("renders.create failures", () => {
     } finally {
       await jobs.forget(renderJobName);
     }
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
     const deleted = expectOk(await callAction(client, "renders.delete", { render_id: renderId }));
     expect(deleted).toMatchObject({ render_id: renderId, deleted: true, credits_refunded: 10 });
-    expect(await balanceOf(workspaceId)).toBe(30);
+    expect(await balanceOf(service, workspaceId)).toBe(30);
     expect(await prisma().operation.findFirstOrThrow({ where: { subject_id: renderId } })).toMatchObject({ status: "canceled", credits_held: 10, credits_spent: 0 });
     const ledger = await prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: { created_at: "asc" } });
     expect(ledger.map((row) => [row.action_type, row.amount])).toEqual([["grant", 30], ["renders.create", -10], ["refund", 10]]);
     // A later sweep has nothing to queue: the operation is no longer queued.
     await prisma().operation.updateMany({ where: { subject_id: renderId }, data: { updated_at: new Date(Date.now() - 120_000) } });
     const sweep = await jobs.enqueue(sweepOperationsJob, {});
-    for (const deadline = Date.now() + 10_000; !["completed", "failed"].includes(await sweep.getState()); ) {
-      if (Date.now() > deadline) throw new Error("sweep did not finish");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor("the sweep to finish", async () => ["completed", "failed"].includes(await sweep.getState()), 10_000);
     expect(sweep.returnvalue ?? (await jobs.queue(sweepOperationsJob.name).getJob(sweep.id!))?.returnvalue).toMatchObject({ requeued: 0 });
     expect(await prisma().operation.findFirstOrThrow({ where: { subject_id: renderId } })).toMatchObject({ status: "canceled" });
   });
 
   it("a video without composition is 422; nothing is spent or written", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     const videoId = await createVideo(client);
     const error = expectError(await callAction(client, "renders.create", { video_id: videoId }), 422, "validation_failed");
     expect(error.details.issues[0]).toMatchObject({ path: "composition", type: "any.required" });
@@ -332,25 +302,25 @@ describe("renders.create failures", () => {
     expect(invalid.details.issues[0].path).toMatch(/^composition\.layers\.0/);
 
     expect(await prisma().render.count({ where: { workspace_id: workspaceId } })).toBe(0);
-    expect(await balanceOf(workspaceId)).toBe(30);
+    expect(await balanceOf(service, workspaceId)).toBe(30);
     const types = (await outbox(workspaceId)).map((event) => event.type).filter((type) => type !== "video.created");
     expect(types).toEqual(["action.failed", "action.failed"]);
   });
 
   it("another workspace's video is 403 workspace_mismatch", async () => {
-    const owner = await funded(0);
+    const owner = await funded(service, 0);
     const videoId = await createVideo(owner.client, twoSecondComposition());
-    const intruder = await funded(30);
+    const intruder = await funded(service, 30);
     const error = expectError(await callAction(intruder.client, "renders.create", { video_id: videoId }), 403, "workspace_mismatch");
     expect(error.param).toBe("video_id");
     expect(await prisma().render.count({ where: { video_id: videoId } })).toBe(0);
-    expect(await balanceOf(intruder.workspaceId)).toBe(30);
+    expect(await balanceOf(service, intruder.workspaceId)).toBe(30);
     // An unknown video is a 404.
     expectError(await callAction(intruder.client, "renders.create", { video_id: "vid_doesnotexist00000000" }), 404, "not_found");
   });
 
   it("a test key reports the cost, charges nothing, writes nothing and queues nothing", async () => {
-    const live = await funded(30);
+    const live = await funded(service, 30);
     const videoId = await createVideo(live.client, twoSecondComposition());
     const test = await live.newKey({ mode: "test" });
     const eventsBefore = (await outbox(live.workspaceId)).length;
@@ -364,7 +334,7 @@ describe("renders.create failures", () => {
     expect(await prisma().render.count({ where: { workspace_id: live.workspaceId } })).toBe(0);
     expect(await prisma().render.findUnique({ where: { render_id: simulated.render_id } })).toBeNull();
     expect(await outbox(live.workspaceId)).toHaveLength(eventsBefore);
-    expect(await balanceOf(live.workspaceId)).toBe(30);
+    expect(await balanceOf(service, live.workspaceId)).toBe(30);
     expect(await prisma().creditTransaction.count({ where: { workspace_id: live.workspaceId } })).toBe(1); // the grant
     expect(await renderQueue().getJob(simulated.render_id)).toBeUndefined();
     expect(await renderQueue().getJobCounts()).toEqual(countsBefore);
@@ -376,7 +346,7 @@ describe("renders.create failures", () => {
     expect(await renderQueue().getJobCounts()).toEqual(countsBefore);
 
     // A test key is not refused for want of credits either: it spends nothing.
-    const poor = await funded(0);
+    const poor = await funded(service, 0);
     const poorVideo = await createVideo(poor.client, twoSecondComposition());
     const poorTest = await poor.newKey({ mode: "test" });
     expect(expectOk(await callAction(poorTest.client, "renders.create", { video_id: poorVideo })).credits).toEqual({ cost: 10, charged: 0, balance_after: null, held: false });
@@ -386,7 +356,7 @@ describe("renders.create failures", () => {
 
 describe("renders.list", () => {
   it("shows each video's latest render by default, and every render with all_renders=true", async () => {
-    const { client, workspaceId } = await funded(0);
+    const { client, workspaceId } = await funded(service, 0);
     const first = await createVideo(client, twoSecondComposition());
     const second = await createVideo(client, twoSecondComposition());
     const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, seconds));
@@ -441,7 +411,7 @@ describe("renders.list", () => {
     expect(expectError(await getAction(client, "renders.list", "?cursor=bm90LWEtY3Vyc29y"), 400, "invalid_request").param).toBe("cursor");
 
     // Another workspace sees none of them.
-    const other = await funded(0);
+    const other = await funded(service, 0);
     expect(expectOk(await getAction(other.client, "renders.list")).data).toEqual([]);
     expectError(await getAction(other.client, "renders.list", `?video_id=${first}`), 403, "workspace_mismatch");
   });
@@ -449,11 +419,11 @@ describe("renders.list", () => {
 
 describe("renders.delete", () => {
   it("removes the row and the stored file: output_url then answers 404", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { client, workspaceId } = fixture;
     const videoId = await createVideo(client, { duration: 1, fps: 10, layers: [{ type: "text", text: "delete me" }] });
     const renderId = expectOk(await callAction(client, "renders.create", { video_id: videoId })).render_id as string;
-    const render = await pollUntilFinished(client, videoId, renderId);
+    const render = await renderEnded(client, videoId, renderId);
     expect(render.render_status, render.error_message).toBe("completed");
     const stored = path.join(storageDir, "renders", workspaceId, `${renderId}.mp4`);
     expect((await stat(stored)).size).toBeGreaterThan(0);
@@ -475,13 +445,13 @@ describe("renders.delete", () => {
     expect(((await gone.json()) as Row).error).toMatchObject({ code: "not_found" });
     await expect(stat(stored)).rejects.toMatchObject({ code: "ENOENT" });
     // Deleting refunds nothing; deleting again is a 404.
-    expect(await balanceOf(workspaceId)).toBe(0);
+    expect(await balanceOf(service, workspaceId)).toBe(0);
     expectError(await callAction(client, "renders.delete", { render_id: renderId }), 404, "not_found");
     expect((await getAction(client, "renders.list", "?all_renders=true")).body.data).toEqual([]);
   });
 
   it("refuses to delete a render that is rendering: 409 conflict, the row stays", async () => {
-    const { client, workspaceId } = await funded(0);
+    const { client, workspaceId } = await funded(service, 0);
     const videoId = await createVideo(client, twoSecondComposition());
     const renderId = newId("render");
     await prisma().render.create({ data: { render_id: renderId, workspace_id: workspaceId, video_id: videoId, render_status: "rendering", render_started_at: new Date() } });

@@ -26,6 +26,7 @@ import { buildRenderCommand, escapeFilterValue } from "../src/renders/render-com
 import { parseComposition } from "../src/renders/composition.js";
 import { ApiError } from "../src/errors/api-error.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
+import { waitFor, waitForStatus } from "./support/wait.js";
 
 const run = promisify(execFile);
 const MEDIA_MAX_BYTES = 1_000_000;
@@ -103,14 +104,9 @@ async function startRender(setup: RenderSetup) {
 const enqueue = ((job, payload, options) => service.service.jobs.enqueue(job, payload, options)) as Parameters<typeof enqueueOperation>[0];
 
 /** Waits until the render is completed or failed. */
-async function finished(renderId: string, timeoutMs = 25_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const render = await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
-    if (render.render_status === "completed" || render.render_status === "failed") return render;
-    if (Date.now() > deadline) throw new Error(`render ${renderId} still ${render.render_status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function finished(renderId: string, timeoutMs = 25_000) {
+  const read = () => prisma().render.findUniqueOrThrow({ where: { render_id: renderId } });
+  return waitForStatus(`render ${renderId}`, read, (render) => render.render_status, ["completed", "failed"], timeoutMs, 100);
 }
 
 async function renderEvents(workspaceId: string, renderId: string) {
@@ -255,11 +251,7 @@ describe("renders.render", () => {
     const operation = await prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
     const job = (await enqueueOperation(enqueue, renderOperation, { ...operation, attempts: operation.attempts + 5 })) as { getState(): Promise<string> };
     // Operation jobs are forgotten once done (so a lost attempt can be queued again): wait until it is.
-    const deadline = Date.now() + 10_000;
-    while (!["completed", "failed", "unknown"].includes(await job.getState())) {
-      if (Date.now() > deadline) throw new Error("job did not finish");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor("the job to finish", async () => ["completed", "failed", "unknown"].includes(await job.getState()), 10_000);
     expect(await job.getState()).not.toBe("failed");
     expect(await prisma().render.findUniqueOrThrow({ where: { render_id: renderId } })).toEqual(before);
     expect((await renderEvents(workspaceId, renderId)).map((event) => event.type)).toEqual(["render.started", "render.completed"]);

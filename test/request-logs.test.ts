@@ -6,6 +6,7 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { sleep } from "./support/wait.js";
 
 const service = useService();
 
@@ -138,7 +139,7 @@ describe("GET /api/v1/logs", () => {
 
     // created_after: only what came later.
     const cutoff = new Date();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     const later = await fixture.client.get("/api/v1/folders", ua);
     await flush();
     const recent = await listAll(fixture.client, `created_after=${encodeURIComponent(cutoff.toISOString())}`);

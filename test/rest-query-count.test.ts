@@ -3,6 +3,7 @@
 // 3 records as for 30, counted on the service's own Prisma client.
 import { expect, it } from "vitest";
 import { createFixture, useService, type Fixture } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const service = useService({ countQueries: true });
 
@@ -17,12 +18,7 @@ async function statements(fixture: Fixture, path: string): Promise<number> {
 /** Uses a key once and waits for its last_used_at write, so it cannot fall inside a count. */
 async function warmUp(fixture: Fixture, path: string): Promise<void> {
   await fixture.client.get(path);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const key = await service.service.database.prisma.apiKey.findUnique({ where: { key_id: fixture.keyId }, select: { last_used_at: true } });
-    if (key?.last_used_at) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("the key's last_used_at was never written");
+  await waitFor("the key's last_used_at to be written", async () => (await service.service.database.prisma.apiKey.findUnique({ where: { key_id: fixture.keyId }, select: { last_used_at: true } }))?.last_used_at, 2_000, 20);
 }
 
 async function seed(fixture: Fixture, videos: number): Promise<string> {

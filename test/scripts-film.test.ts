@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { balanceOf, ok, refused } from "./support/action-calls.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("scripts-film", { runWorkers: true, outboundAllow: ["127.0.0.1"], dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
@@ -46,16 +47,17 @@ afterAll(async () => {
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const clipsOf = async (client: Client, scriptId: string) => ok(await client.get(`/api/v1/actions/scripts.clips?script_id=${scriptId}`));
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
 async function settled(client: Client, scriptId: string): Promise<Row> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const clips = await clipsOf(client, scriptId);
-    if (!clips.paragraphs.some((paragraph: Row) => paragraph.attempts.some((clip: Row) => clip.status === "running"))) return clips;
-    if (Date.now() > deadline) throw new Error("clips still running");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return waitFor(
+    "no clip to be running",
+    async () => {
+      const clips = await clipsOf(client, scriptId);
+      return clips.paragraphs.some((paragraph: Row) => paragraph.attempts.some((clip: Row) => clip.status === "running")) ? undefined : clips;
+    },
+    60_000,
+    250,
+  );
 }
 
 describe("filming", () => {
@@ -83,7 +85,7 @@ describe("filming", () => {
     expect(quote.skipped).toEqual([{ paragraph_id: ids[1], reason: "missing", missing: ["recording"] }]);
     refused(await call(client, "film", { script_id: scriptId, model_id: "fal/fal-ai/nothing" }), 422, "validation_failed");
 
-    const before = await balanceOf(workspaceId);
+    const before = await balanceOf(service, workspaceId);
     const started = ok(await call(client, "film", { script_id: scriptId }));
     expect(started).toMatchObject({ operation_id: expect.stringMatching(/^op_/), clips: [{ paragraph_id: ids[0], take_id: voiced.voiced[0].chosen_take_id, seconds, credits: seconds * 3, status: "running" }], credits: { cost: seconds * 3, charged: seconds * 3, held: true } });
     const first = started.clips[0].clip_id;
@@ -92,7 +94,7 @@ describe("filming", () => {
     expect(Math.abs(clips.paragraphs[0].attempts[0].duration_ms - takeMs)).toBeLessThan(150);
     expect(clips.speakers_with_face).toMatchObject([{ name: "Host", face_url: faceUrl }]);
     expect(clips.models.map((model: Row) => model.model_id)).toContain("local/still");
-    expect(await balanceOf(workspaceId)).toBe(before - seconds * 3);
+    expect(await balanceOf(service, workspaceId)).toBe(before - seconds * 3);
 
     // Already filmed against that take: left alone unless force.
     const again = ok(await call(client, "film", { script_id: scriptId, paragraph_ids: [ids[0]] }));
@@ -105,11 +107,11 @@ describe("filming", () => {
     const chosen = ok(await call(client, "choose_clip", { script_id: scriptId, paragraph_id: ids[0], clip_id: first }));
     expect(chosen).toMatchObject({ chosen_clip_id: first, previous_clip_id: second, changed: true });
     const fileUrl = clips.paragraphs[0].attempts[1].url as string;
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     const deleted = ok(await call(client, "delete_clip", { script_id: scriptId, paragraph_id: ids[0], clip_id: first }));
     expect(deleted).toMatchObject({ deleted_clip_id: first, chosen_clip_id: second, chosen_changed: true, file_kept: true, credits_refunded: 0 });
     expect((await fetch(fileUrl)).status).toBe(200);
-    expect(await balanceOf(workspaceId)).toBe(balance);
+    expect(await balanceOf(service, workspaceId)).toBe(balance);
     refused(await call(client, "choose_clip", { script_id: scriptId, paragraph_id: ids[0], clip_id: first }), 404, "not_found");
     const last = ok(await call(client, "delete_clip", { script_id: scriptId, paragraph_id: ids[0], clip_id: second }));
     expect(last).toMatchObject({ chosen_clip_id: null, chosen_changed: true });

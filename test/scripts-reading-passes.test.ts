@@ -4,10 +4,9 @@
 // adapter against the provider stand-in, which keeps each chat's whole prompt, model and answer
 // schema, so a test can read what the service sent.
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
 import type { StandInCall } from "./support/provider-standin/index.js";
-import { ok } from "./support/action-calls.js";
+import { balanceOf, funded, ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -31,14 +30,6 @@ const query = (input: Record<string, unknown>) =>
     .join("&");
 const get = (client: Client, name: string, input: Record<string, unknown>) => client.get(`/api/v1/actions/scripts.${name}?${query(input)}`);
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
-
-async function funded(amount = 50): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
 /** A script of `texts`, in order; its id and its paragraphs' ids. */
 async function writeScript(client: Client, meta: Record<string, unknown>, texts: (string | { text: string; role?: string })[]) {
@@ -67,7 +58,7 @@ const userPrompt = (chat: StandInCall) => chat.messages!.user;
 
 describe("the brief every prompt carries", () => {
   it("tone, audience, language, the banned and preferred rules (never the spoken ones) and each margin note go into every pass's prompt", async () => {
-    const { client } = await funded(100);
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await writeScript(client, { topic: "Why cats purr", tone: "playful", audience: "curious children", language: "fr" }, [
       "Cats purr at 25 to 150 hertz.",
       "Nobody knows exactly why they do it.",
@@ -116,10 +107,10 @@ describe("the brief every prompt carries", () => {
 
 describe("passes that read change nothing", () => {
   it("each answers its judgement over REST and GraphQL, costs one credit, and leaves the revision, paragraphs, edit log, restore points and sources as they were", async () => {
-    const { client, workspaceId } = await funded(50);
+    const { client, workspaceId } = await funded(service, 50);
     const { scriptId, ids } = await writeScript(client, { title: "Purring" }, [{ text: "Why do cats purr?", role: "hook" }, "They purr at 25 to 150 hertz.", "Some say it heals bones."]);
     const before = await stateOf(scriptId);
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
 
     const flow = ok(await get(client, "check_flow", { script_id: scriptId, request: { ticket: 7 } }));
     expect(flow).toMatchObject({ object: "script_flow", script_id: scriptId, revision: before.script.revision, seams: 2, request: { ticket: 7 }, credits: { cost: 1, charged: 1 } });
@@ -143,7 +134,7 @@ describe("passes that read change nothing", () => {
     expect(graphql.body.data.scripts_suggest_titles.titles).toHaveLength(1);
 
     expect(await stateOf(scriptId)).toEqual(before);
-    expect(await balanceOf(workspaceId)).toBe(balance - 6);
+    expect(await balanceOf(service, workspaceId)).toBe(balance - 6);
     const events = await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "action.completed" }, orderBy: { seq: "asc" } });
     expect(events.slice(-6).map((event) => (event.data as Row).object.action)).toEqual([
       "scripts.check_flow", "scripts.analyze", "scripts.suggest_hooks", "scripts.suggest_titles", "scripts.write_variants", "scripts.suggest_titles",
@@ -151,7 +142,7 @@ describe("passes that read change nothing", () => {
   });
 
   it("asks for the default number of suggestions (5 hooks, 5 titles, 3 variants) and caps the model at it", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId, ids } = await writeScript(client, { title: "Counts" }, ["One paragraph about bread."]);
     const schemaOf = async (name: string, input: Record<string, unknown>, field: string) => {
       const from = chats().length;
@@ -166,7 +157,7 @@ describe("passes that read change nothing", () => {
   });
 
   it("refuses a script with nothing to judge (400 at script_id, no model call, nothing spent), a missing paragraph (404), and quotes a test key", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { client, workspaceId } = fixture;
     const { scriptId: empty } = await writeScript(client, { title: "Empty" }, []);
     const { scriptId: single, ids } = await writeScript(client, { title: "Single" }, ["Only one paragraph."]);
@@ -179,7 +170,7 @@ describe("passes that read change nothing", () => {
     expect(flow).toMatchObject({ param: "script_id", details: { paragraphs: 1, required: 2 } });
     expect(refused(await get(client, "write_variants", { script_id: single, paragraph_id: "spg_missing" }), 404, "not_found").param).toBe("paragraph_id");
     expect(standIn().calls("openai.chat").length).toBe(calls);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
 
     const test = await fixture.newKey({ mode: "test" });
     expect(refused(await get(test.client, "check_flow", { script_id: single }), 400, "invalid_request").param).toBe("script_id");
@@ -189,7 +180,7 @@ describe("passes that read change nothing", () => {
   });
 
   it("the same idempotency_key on a GET answers the stored judgement without a second model call or charge", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await writeScript(client, { title: "Keyed" }, ["Bread rises because yeast makes gas.", "Salt slows it down."]);
     const input = { script_id: scriptId, idempotency_key: "flow-1" };
     const first = ok(await get(client, "check_flow", input));
@@ -199,13 +190,13 @@ describe("passes that read change nothing", () => {
     expect(again.score).toBe(first.score);
     expect(again.credits.charged).toBe(0);
     expect(standIn().calls("openai.chat").length).toBe(calls);
-    expect(await balanceOf(workspaceId)).toBe(9);
+    expect(await balanceOf(service, workspaceId)).toBe(9);
   });
 });
 
 describe("scripts.check_flow", () => {
   it("answers the model's score and issues, each naming its seam: the paragraph before and the one after", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId, ids } = await writeScript(client, { title: "Seams" }, ["Bread needs yeast.", "The Roman Empire fell in 476.", "So knead for ten minutes."]);
     standIn().answerNext("openai.chat", {
       score: 40,
@@ -229,7 +220,7 @@ describe("scripts.check_flow", () => {
 
 describe("scripts.analyze", () => {
   it("computes reading level, pace and counted density exactly, and asks the model only for judgement", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     // 4 sentences, 20 words, 4 of them over 6 letters (remarkable, frequency, somewhere, between): LIX 5 + 20 = 25.
     const { scriptId, ids } = await writeScript(client, { title: "Measured", language: "en" }, [
       { text: "Cats purr. It is remarkable.", role: "hook" },
@@ -274,7 +265,7 @@ describe("scripts.analyze", () => {
   });
 
   it("gives no reading level for a language written without spaces, and characters still time it", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId } = await writeScript(client, { title: "猫", language: "ja" }, ["猫はなぜ喉を鳴らすのでしょうか。"]);
     const analysis = ok(await get(client, "analyze", { script_id: scriptId }));
     expect(analysis.reading_level).toBeNull();
@@ -284,7 +275,7 @@ describe("scripts.analyze", () => {
 
 describe("models of the passes that read", () => {
   it("whole-document passes run on the script's model_ref and write_variants on its quick_model_ref", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const models = ok(await client.get("/api/v1/actions/scripts.models")).models as { model_ref: string }[];
     expect(models.length).toBeGreaterThanOrEqual(2);
     const [whole, quick] = [models[0]!.model_ref, models[1]!.model_ref];

@@ -3,9 +3,8 @@
 // ran, and research_all's 409 when the document moved during its calls. Through the real adapters
 // against the provider stand-in, with scripted search results and model answers.
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { balanceOf, funded, ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -23,13 +22,6 @@ function refused(response: ApiResponse, status: number, code: string): Row {
 
 const post = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 
-async function funded(amount = 20): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const ledger = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 
 async function writeScript(client: Client, meta: Record<string, unknown>, texts: string[]) {
@@ -49,7 +41,7 @@ const PURR_RESULTS = [
 
 describe("scripts.research_topic", () => {
   it("searches the question once, files the facts the model drew from the results as research sources, and costs 2 credits", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const { scriptId } = await writeScript(client, { title: "Purring", topic: "Cats" }, ["Cats purr."]);
     const revision = (await prisma().script.findUniqueOrThrow({ where: { script_id: scriptId } })).revision;
     standIn().answerNext("searxng.search", searxng(PURR_RESULTS));
@@ -80,7 +72,7 @@ describe("scripts.research_topic", () => {
     // scripts.open lists them under `research`, apart from the pages attached.
     expect(opened.research.map((source: Row) => source.source_id)).toEqual(body.facts.map((fact: Row) => fact.source.source_id));
     expect(opened.sources).toEqual([]);
-    expect(await balanceOf(workspaceId)).toBe(18);
+    expect(await balanceOf(service, workspaceId)).toBe(18);
 
     // The same facts again are not filed twice: answered as they are, nothing written.
     standIn().answerNext("searxng.search", searxng(PURR_RESULTS));
@@ -92,7 +84,7 @@ describe("scripts.research_topic", () => {
   });
 
   it("searches the script's topic when no question is sent, and writes nothing when the results hold no fact", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 20);
     const { scriptId } = await writeScript(client, { title: "Sourdough", topic: "Sourdough starters" }, []);
     standIn().answerNext("searxng.search", searxng([]));
     standIn().answerNext("openai.chat", { facts: [] });
@@ -105,7 +97,7 @@ describe("scripts.research_topic", () => {
   });
 
   it("with nothing to search is 400 at question before anything is spent; a test key gets a quote and searches nothing", async () => {
-    const fixture = await funded();
+    const fixture = await funded(service, 20);
     const { scriptId } = await writeScript(fixture.client, {}, ["Words."]);
     const calls = standIn().calls().length;
     expect(refused(await post(fixture.client, "research_topic", { script_id: scriptId }), 400, "invalid_request").param).toBe("question");
@@ -113,13 +105,13 @@ describe("scripts.research_topic", () => {
     const quote = ok(await post(test.client, "research_topic", { script_id: scriptId, question: "Anything" }));
     expect(quote).toMatchObject({ object: "action_quote", credits: { cost: 2, charged: 0 }, capabilities: ["search", "text"] });
     expect(standIn().calls().length).toBe(calls);
-    expect(await balanceOf(fixture.workspaceId)).toBe(20);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(20);
   });
 });
 
 describe("scripts.research_all", () => {
   it("searches each claim once (at most 4), files what its results confirm, returns the rest, and spends 2 credits per subject searched", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const { scriptId, ids } = await writeScript(client, { title: "Purring facts" }, [
       "Cats purr at 25 to 150 hertz.",
       "Purring heals broken bones in a week.",
@@ -167,11 +159,11 @@ describe("scripts.research_all", () => {
     // 8 held (the bound), 6 spent (3 subjects ran), 2 back.
     const rows = await ledger(workspaceId);
     expect(rows.map((row) => [row.action_type, row.amount])).toEqual([["grant", 20], ["scripts.research_all", -8], ["refund", 2]]);
-    expect(await balanceOf(workspaceId)).toBe(14);
+    expect(await balanceOf(service, workspaceId)).toBe(14);
   });
 
   it("answers 409 conflict and files nothing when the script changed while it searched; the hold comes back", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const { scriptId, ids } = await writeScript(client, { title: "Moving" }, ["Cats purr at 25 to 150 hertz."]);
     standIn().answerNext("openai.chat", { claims: [{ claim: "Cats purr at 25 to 150 hertz.", paragraph_id: ids[0], query: "cat purr frequency" }] });
     standIn().answerNext("searxng.search", searxng(PURR_RESULTS));
@@ -187,11 +179,11 @@ describe("scripts.research_all", () => {
     expect(error.details).toMatchObject({ revision_now: (error.details as Row).revision_read + 1 });
     expect(await prisma().scriptSource.count({ where: { script_id: scriptId } })).toBe(0);
     expect(await prisma().scriptSnapshot.count({ where: { script_id: scriptId, action: "scripts.research_all" } })).toBe(0);
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
   });
 
   it("a search that fails is 502 upstream_error naming the provider: nothing is filed and the whole hold comes back", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const { scriptId, ids } = await writeScript(client, { title: "Failing" }, ["Cats purr at 25 to 150 hertz."]);
     standIn().answerNext("openai.chat", { claims: [{ claim: "Cats purr at 25 to 150 hertz.", paragraph_id: ids[0], query: "cat purr frequency" }] });
     standIn().failNext("searxng.search", { status: 500 });
@@ -199,11 +191,11 @@ describe("scripts.research_all", () => {
     expect(error.details).toMatchObject({ provider: "searxng", capability: "search" });
     expect(await prisma().scriptSource.count({ where: { script_id: scriptId } })).toBe(0);
     expect(await prisma().scriptSnapshot.count({ where: { script_id: scriptId, action: "scripts.research_all" } })).toBe(0);
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
   });
 
   it("spends nothing when the script makes no checkable claim, answers over GraphQL, and quotes the bound to a test key", async () => {
-    const fixture = await funded();
+    const fixture = await funded(service, 20);
     const { client, workspaceId } = fixture;
     const { scriptId } = await writeScript(client, { title: "Opinions" }, ["I love the sound of a purring cat."]);
     standIn().answerNext("openai.chat", { claims: [] });
@@ -214,7 +206,7 @@ describe("scripts.research_all", () => {
     expect(graphql.body.errors, graphql.text).toBeUndefined();
     expect(graphql.body.data.scripts_research_all).toEqual({ object: "script_fact_check", subjects_searched: 0, confirmed: [], unconfirmed: [], credits: { cost: 0, charged: 0 } });
     expect(standIn().calls("searxng.search").length).toBe(searches);
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
 
     const test = await fixture.newKey({ mode: "test" });
     const quote = ok(await post(test.client, "research_all", { script_id: scriptId }));

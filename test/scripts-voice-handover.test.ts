@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { ok, renderEnded } from "./support/action-calls.js";
 
 const environment = isolatedEnvironment("voice-handover", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
@@ -18,16 +18,6 @@ type Row = Record<string, any>;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
 const get = (client: Client, name: string, query: string) => client.get(`/api/v1/actions/${name}?${query}`);
-
-async function rendered(client: Client, videoId: string, renderId: string): Promise<Row> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const render = (ok(await get(client, "renders.list", `video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId)!;
-    if (render.render_status === "completed" || render.render_status === "failed") return render;
-    if (Date.now() > deadline) throw new Error(`render still ${render.render_status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe("an offline voice-over", () => {
   it("creates, writes, voices, exports vtt, hands over to a video and renders an MP4 as long as the narration", async () => {
@@ -60,7 +50,7 @@ describe("an offline voice-over", () => {
     expect(ok(await client.get(`/api/v1/scripts/${scriptId}`)).video_id).toBe(handed.video_id);
 
     const render = ok(await call(client, "renders.create", { video_id: handed.video_id }));
-    const finished = await rendered(client, handed.video_id, render.render_id);
+    const finished = await renderEnded(client, handed.video_id, render.render_id);
     expect(finished.render_status, JSON.stringify(finished)).toBe("completed");
     const file = path.join(os.tmpdir(), `voice-handover-${render.render_id}.mp4`);
     await writeFile(file, new Uint8Array(await (await fetch(finished.output_url)).arrayBuffer()));

@@ -8,13 +8,12 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import os from "node:os";
-import { addCredits } from "../src/credits/ledger.js";
 import { loadConfig } from "../src/config.js";
 import { createFileService } from "../src/storage/from-config.js";
 import { deleteOrphanedFiles } from "../src/scripts/file-orphans.js";
 import { FFPROBE_PATH } from "../src/media/binaries.js";
-import { createFixture, useService, type Client, type Fixture } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { useService, type Client } from "./support/service.js";
+import { balanceOf, funded, ok, refused } from "./support/action-calls.js";
 
 const service = useService();
 const prisma = () => service.service.database.prisma;
@@ -24,14 +23,6 @@ type Row = Record<string, any>;
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/scripts.${name}`, input);
 const query = (client: Client, name: string, input: Record<string, string | number | boolean>) =>
   client.get(`/api/v1/actions/scripts.${name}?${new URLSearchParams(Object.entries(input).map(([key, value]) => [key, String(value)]))}`);
-
-async function funded(credits = 100): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: credits, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
 async function scriptWith(client: Client, paragraphs: string[], settings: Record<string, unknown> = { default_voice_ref: "local/en-us" }) {
   const { script_id: scriptId, speakers } = ok(await call(client, "create", { speaker: "Host" }));
@@ -55,7 +46,7 @@ async function audioOf(client: Client, input: Record<string, string | number | b
 
 describe("scripts.voice", () => {
   it("quotes a dry run, then voices every paragraph with its voice by precedence, spending per paragraph per take", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Welcome to the show.", "Today we talk about tides.", "Thanks for listening."]);
     const guest = ok(await call(client, "add_speaker", { script_id: scriptId, name: "Guest" })).speaker.speaker_id;
     ok(await call(client, "assign_speaker", { script_id: scriptId, paragraph_ids: [ids[1]], speaker_id: guest }));
@@ -71,7 +62,7 @@ describe("scripts.voice", () => {
       ["local/fr", "paragraph", "local/espeak-ng", []],
     ]);
     expect(await prisma().scriptTake.count({ where: { script_id: scriptId } })).toBe(0);
-    expect(await balanceOf(workspaceId)).toBe(100);
+    expect(await balanceOf(service, workspaceId)).toBe(100);
 
     // The call's voice_ref ranks below the speaker's and the paragraph's but above the script's default.
     const voiced = ok(await call(client, "voice", { script_id: scriptId, takes: 2, voice_ref: "local/de" }));
@@ -109,11 +100,11 @@ describe("scripts.voice", () => {
     expect(changed.credits).toMatchObject({ cost: 2, charged: 2 });
     const forced = ok(await call(client, "voice", { script_id: scriptId, paragraph_ids: [ids[0]], force: true }));
     expect(forced.voiced.map((entry: Row) => entry.paragraph_id)).toEqual([ids[0]]);
-    expect(await balanceOf(workspaceId)).toBe(84);
+    expect(await balanceOf(service, workspaceId)).toBe(84);
   });
 
   it("skips and reports a paragraph with no voice anywhere, and quotes a test key without writing", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(fixture.client, ["One.", "Two."], {});
     await prisma().scriptParagraph.update({ where: { paragraph_id: ids[1] }, data: { voice_ref: "local/en-gb" } });
     const answer = ok(await call(fixture.client, "voice", { script_id: scriptId }));
@@ -128,11 +119,11 @@ describe("scripts.voice", () => {
     // A voice that names nothing usable here is refused before anything is held.
     refused(await call(fixture.client, "voice", { script_id: scriptId, voice_ref: "local/klingon" }), 422, "validation_failed");
     refused(await call(fixture.client, "voice", { script_id: scriptId, takes: 4 }), 422, "validation_failed");
-    expect(await balanceOf(fixture.workspaceId)).toBe(8);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(8);
   });
 
   it("hands the voice the words after the spoken style rules", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Our API is fast."]);
     ok(await client.get(`/api/v1/actions/scripts.add_style_rule?script_id=${scriptId}&kind=spoken&term=API&replacement=A%20P%20I`));
     ok(await call(client, "voice", { script_id: scriptId }));
@@ -143,7 +134,7 @@ describe("scripts.voice", () => {
 
 describe("the moves of takes", () => {
   it("chooses a take, deletes the chosen one (the newest remaining takes over), and the last one leaves the paragraph unvoiced, with no refund", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["A short line to voice."]);
     const [first, second, third] = ok(await call(client, "voice", { script_id: scriptId, takes: 3 })).voiced[0].take_ids;
     const chosen = ok(await call(client, "choose_take", { script_id: scriptId, paragraph_id: ids[0], take_id: second }));
@@ -154,20 +145,20 @@ describe("the moves of takes", () => {
     // keep_chosen protects the chosen take even when it is named.
     const kept = ok(await call(client, "delete_take", { script_id: scriptId, paragraph_id: ids[0], take_ids: [second, first], keep_chosen: true }));
     expect(kept).toMatchObject({ deleted_take_ids: [first], kept: [second], chosen_take_id: second, chosen_changed: false, remaining: 2 });
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     const moved = ok(await call(client, "delete_take", { script_id: scriptId, paragraph_id: ids[0], take_id: second }));
     expect(moved).toMatchObject({ deleted_take_ids: [second], chosen_take_id: third, chosen_changed: true, remaining: 1, credits_refunded: 0 });
     const last = ok(await call(client, "delete_take", { script_id: scriptId, paragraph_id: ids[0], take_id: third }));
     expect(last).toMatchObject({ chosen_take_id: null, remaining: 0 });
     expect(ok(await query(client, "takes", { script_id: scriptId })).paragraphs[0]).toMatchObject({ status: "unvoiced", chosen_take_id: null, takes: [] });
     expect(ok(await query(client, "timing", { script_id: scriptId })).paragraphs[0].source).toBe("estimate");
-    expect(await balanceOf(workspaceId)).toBe(balance);
+    expect(await balanceOf(service, workspaceId)).toBe(balance);
     refused(await call(client, "delete_take", { script_id: scriptId, paragraph_id: ids[0], take_id: third }), 404, "not_found");
     refused(await call(client, "delete_take", { script_id: scriptId, paragraph_id: ids[0] }), 422, "validation_failed");
   });
 
   it("keeps at most six takes a paragraph: the oldest that is not chosen falls off", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Again and again."]);
     const made: string[] = [];
     for (let round = 0; round < 3; round++) made.push(...ok(await call(client, "voice", { script_id: scriptId, takes: 3, force: true })).voiced[0].take_ids);
@@ -178,7 +169,7 @@ describe("the moves of takes", () => {
   });
 
   it("shows the chosen take in scripts.open, and a duplicate keeps every take and the choice; a file goes only with the last take that plays it", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Copied with its voice.", "Never voiced."]);
     const [first, second] = ok(await call(client, "voice", { script_id: scriptId, paragraph_ids: [ids[0]], takes: 2 })).voiced[0].take_ids;
     ok(await call(client, "choose_take", { script_id: scriptId, paragraph_id: ids[0], take_id: second }));
@@ -208,7 +199,7 @@ describe("the moves of takes", () => {
 
 describe("files of deleted takes", () => {
   it("go once their script or paragraph is deleted, unless a duplicate still plays them", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Kept while the copy plays it.", "Goes with its paragraph."]);
     ok(await call(client, "voice", { script_id: scriptId }));
     const takes = await prisma().scriptTake.findMany({ where: { script_id: scriptId }, select: { paragraph_id: true, storage_key: true } });
@@ -243,7 +234,7 @@ describe("files of deleted takes", () => {
   });
 
   it("lists a clip's file when its script goes, not when the clip is deleted by itself (its file stays)", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["Filmed twice."]);
     const takeId = ok(await call(client, "voice", { script_id: scriptId })).voiced[0].take_ids[0] as string;
     const clip = (name: string) => ({ clip_id: `clip_${name}`, script_id: scriptId, paragraph_id: ids[0]!, take_id: takeId, face_url: "https://faces.example/a.png", model: "local/still", status: "completed", storage_key: `clips/test/${scriptId}/${name}.mp4` });
@@ -259,7 +250,7 @@ describe("files of deleted takes", () => {
 
 describe("pace, narration, listen and export", () => {
   it("stores a rate, tells null from 1, plays the narration in order without padding, and times the vtt from the takes", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["The first line is here.", "A second one follows.", "Not voiced yet."]);
     ok(await call(client, "voice", { script_id: scriptId, paragraph_ids: [ids[0], ids[1]] }));
     const paced = ok(await call(client, "pace", { script_id: scriptId, paragraph_ids: [ids[0]], rate: 1 }));
@@ -291,7 +282,7 @@ describe("pace, narration, listen and export", () => {
   });
 
   it("answers one take's audio as stored, and up to four paragraphs joined", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["One line.", "Two lines now.", "Three.", "Four.", "Five."]);
     const voiced = ok(await call(client, "voice", { script_id: scriptId, paragraph_ids: ids.slice(0, 4) }));
     const single = await audioOf(client, { script_id: scriptId, paragraph_id: ids[0]! });

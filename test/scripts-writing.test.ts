@@ -7,9 +7,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { backedFigures, checkParagraph } from "../src/scripts/writing/figures.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
+import { balanceOf, funded } from "./support/action-calls.js";
+import { useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { waitFor } from "./support/wait.js";
 
 const overrides = { outboundAllow: ["127.0.0.1"] };
 const providers = useStandIn(overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
@@ -61,13 +62,6 @@ const call = (client: Client, name: string, input: Record<string, unknown>, head
 const get = (client: Client, name: string, query: Record<string, unknown>) =>
   client.get(`/api/v1/actions/scripts.${name}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, typeof value === "object" ? JSON.stringify(value) : String(value as string | number | boolean)]))}`);
 
-async function funded(amount = 100): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const ledger = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 const outbox = (workspaceId: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, orderBy: { seq: "asc" } });
 const chats = (since: number) => standIn().calls("openai.chat").slice(since);
@@ -121,7 +115,7 @@ describe("what every writing prompt carries", () => {
 
   for (const [name, input, model] of passes) {
     it(`scripts.${name}: tone, audience, language, banned and preferred rules (not spoken ones), margin notes; on the ${model} model`, async () => {
-      const { client } = await funded();
+      const { client } = await funded(service, 100);
       const script = await dressedScript(client);
       const since = chatCount();
       ok(await call(client, name, input(script)));
@@ -146,7 +140,7 @@ describe("what every writing prompt carries", () => {
   }
 
   it("a script's own model_ref and quick_model_ref are the models its passes run on", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 100);
     const { scriptId, ids } = await scriptWith(client, ["One.", "Two."]);
     ok(await call(client, "settings", { script_id: scriptId, model_ref: "openai/gpt-4.1", quick_model_ref: "openai/gpt-4.1-mini" }));
     let since = chatCount();
@@ -160,7 +154,7 @@ describe("what every writing prompt carries", () => {
 
 describe("scripts.polish", () => {
   it("edits the unlocked paragraphs, skips and counts the locked one, logs each change, and undo_change brings one back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["So basically it's good.", "Like, roast it.", "Bye now."]);
     const [first, second, third] = ids as [string, string, string];
     await lock(client, scriptId, [third]);
@@ -186,50 +180,50 @@ describe("scripts.polish", () => {
   });
 
   it("409 conflict when the script changes while the model is working: nothing applied, the hold given back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["Original words."]);
     standIn().slowNext("openai.chat", 2_000);
     const since = chatCount();
     const pending = call(client, "polish", { script_id: scriptId });
     // The model call is under way: the author writes meanwhile.
-    while (chats(since).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor("the pass's model call", () => chats(since).length > 0, 15_000, 20);
     ok(await call(client, "set_paragraph_text", { script_id: scriptId, paragraph_id: ids[0], text: "The author's words." }));
     const error = refused(await pending, 409, "conflict");
     expect(error.param).toBe("script_id");
     expect(error.details.revision_now).toBe(error.details.revision_read + 1);
     expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["The author's words."]);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     const rows = await ledger(workspaceId);
     expect(rows.map((row) => [row.action_type, row.amount])).toEqual([["grant", 10], ["scripts.polish", -3], ["refund", 3]]);
     expect((await outbox(workspaceId)).map((event) => event.type)).toContain("action.failed");
   });
 
   it("with every paragraph locked there is nothing to polish: no model call, nothing spent, nothing written", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["Locked words."]);
     await lock(client, scriptId, ids);
     const since = chatCount();
     const body = ok(await call(client, "polish", { script_id: scriptId }));
     expect(body).toMatchObject({ changes: [], locked_skipped: 1, snapshot_id: null, credits: { cost: 0, charged: 0 } });
     expect(chats(since)).toHaveLength(0);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 
   it("a test key gets a quote: nothing called, held or written", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { scriptId } = await scriptWith(fixture.client, ["Words."]);
     const test = await fixture.newKey({ mode: "test" });
     const since = chatCount();
     const quoted = ok(await call(test.client, "polish", { script_id: scriptId }));
     expect(quoted).toMatchObject({ object: "action_quote", action: "scripts.polish", credits: { cost: 3, charged: 0 }, units: 1, livemode: false });
     expect(chats(since)).toHaveLength(0);
-    expect(await balanceOf(fixture.workspaceId)).toBe(10);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(10);
   });
 });
 
 describe("scripts.rewrite_paragraphs", () => {
   it("one call per paragraph on the quick model; a locked one is skipped, counted and not paid for", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["First paragraph words.", "Second paragraph words.", "Third paragraph words."]);
     const [first, second, third] = ids as [string, string, string];
     await lock(client, scriptId, [second]);
@@ -249,7 +243,7 @@ describe("scripts.rewrite_paragraphs", () => {
   });
 
   it("through GraphQL; the same idempotency_key answers the stored result without a second call or charge", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["Words to rewrite."]);
     standIn().answerNext("openai.chat", { text: "Rewritten words." });
     const query = `mutation($input: ScriptsRewriteParagraphsInput!) { scripts_rewrite_paragraphs(input: $input) { ... on ScriptsRewriteParagraphsResult { object paragraphs { paragraph_id text } changes { kind edit_id } credits { cost charged } } } }`;
@@ -261,30 +255,30 @@ describe("scripts.rewrite_paragraphs", () => {
     const again = await client.graphql(query, { input });
     expect(again.body.data.scripts_rewrite_paragraphs).toMatchObject({ paragraphs: [{ text: "Rewritten words." }], credits: { cost: 1, charged: 0 } });
     expect(chats(since)).toHaveLength(0);
-    expect(await balanceOf(workspaceId)).toBe(9);
+    expect(await balanceOf(service, workspaceId)).toBe(9);
   });
 
   it("a failed model call fails the whole rewrite: 502, nothing written, the hold given back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["First words.", "Second words.", "Third words."]);
     standIn().failNext("openai.chat", { status: 500, after: 1 });
     refused(await call(client, "rewrite_paragraphs", { script_id: scriptId, paragraph_ids: ids }), 502, "upstream_error");
     expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["First words.", "Second words.", "Third words."]);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 
   it("a paragraph not in the script is 404 at paragraph_ids before anything is held", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, ["Words."]);
     const error = refused(await call(client, "rewrite_paragraphs", { script_id: scriptId, paragraph_ids: ["par_missing"] }), 404, "not_found");
     expect(error.param).toBe("paragraph_ids");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 });
 
 describe("scripts.translate", () => {
   it("translates every unlocked paragraph, the title and the language field; priced per unlocked paragraph, paid for those translated", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { client, workspaceId } = fixture;
     const { scriptId, ids } = await scriptWith(client, ["Good morning.", "Roast the beans.", "Keep this line."], { title: "Morning coffee", language: "en" });
     const [first, second, third] = ids as [string, string, string];
@@ -312,7 +306,7 @@ describe("scripts.translate", () => {
 
 describe("scripts.split_paragraph", () => {
   it("the first part keeps the paragraph's id, role, chapter and history; the new parts follow it", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, [["Roast at home. It is cheap. Open a window.", "example"], "The end."]);
     const [target, last] = ids as [string, string];
     ok(await call(client, "set_paragraph_text", { script_id: scriptId, paragraph_id: target, text: "Roast at home! It is cheap. Open a window." }));
@@ -334,7 +328,7 @@ describe("scripts.split_paragraph", () => {
   });
 
   it("an answer that does not fit the shape (one part) is 502 upstream_error: nothing written, the hold given back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["One thought. Another thought."]);
     standIn().answerNext("openai.chat", { parts: ["One thought. Another thought."] });
     const revision = (await open(client, scriptId)).script.revision;
@@ -342,24 +336,24 @@ describe("scripts.split_paragraph", () => {
     const document = await open(client, scriptId);
     expect(document.script.revision).toBe(revision);
     expect(document.paragraphs).toHaveLength(1);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 
   it("a locked paragraph is refused before anything is held or called", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["Locked. Words."]);
     await lock(client, scriptId, ids);
     const since = chatCount();
     const error = refused(await call(client, "split_paragraph", { script_id: scriptId, paragraph_id: ids[0] }), 400, "invalid_request");
     expect(error.param).toBe("paragraph_id");
     expect(chats(since)).toHaveLength(0);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 });
 
 describe("scripts.write_from_source", () => {
   it("replaces the unlocked paragraphs (locked ones stay in place) with a close draft, and files the page read as a source", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, [["Locked hook.", "hook"], "Old body.", "Old outro."]);
     await lock(client, scriptId, [ids[0]!]);
     standIn().answerNext("openai.chat", { paragraphs: [{ role: "intro", text: "Green beans are cheap." }, { role: "body", text: "The first crack comes after 9 minutes." }] });
@@ -378,7 +372,7 @@ describe("scripts.write_from_source", () => {
   });
 
   it("replace: false appends; loose fidelity is what the prompt asks; a page that cannot be read is 400 at source_url", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, ["Kept paragraph."]);
     standIn().answerNext("openai.chat", { paragraphs: [{ role: "body", text: "Appended." }] });
     const since = chatCount();
@@ -386,14 +380,14 @@ describe("scripts.write_from_source", () => {
     expect(chats(since)[0]!.messages!.user).toContain("Fidelity: loose.");
     expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["Kept paragraph.", "Appended."]);
 
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     const error = refused(await call(client, "write_from_source", { script_id: scriptId, source_url: `${base}/missing.html` }), 400, "invalid_request");
     expect(error.param).toBe("source_url");
-    expect(await balanceOf(workspaceId)).toBe(balance);
+    expect(await balanceOf(service, workspaceId)).toBe(balance);
   });
 
   it("needs source_url or source_text (422 naming the first)", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);
     const error = refused(await call(client, "write_from_source", { script_id: scriptId }), 422, "validation_failed");
     expect(error.details.issues[0]).toMatchObject({ path: "source_url", type: "any.required" });
@@ -402,7 +396,7 @@ describe("scripts.write_from_source", () => {
 
 describe("scripts.write_from_link", () => {
   it("figures absent from the pages and first-person claims go to unverified; the pages are filed as sources; 2 credits per page", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, ["Old words."]);
     standIn().answerNext("openai.chat", {
       paragraphs: [
@@ -435,7 +429,7 @@ describe("scripts.write_from_link", () => {
   });
 
   it("through GraphQL: the typed answer with its unverified statements and sources", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);
     standIn().answerNext("openai.chat", { paragraphs: [{ role: "hook", text: "Beans rest for 12 hours. They rest for 48 hours at most." }], unverified: [] });
     const response = await client.graphql(
@@ -453,7 +447,7 @@ describe("scripts.write_from_link", () => {
   });
 
   it("an experience answer allows first-person claims, and its own figures count as the author's", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);
     standIn().answerNext("openai.chat", { paragraphs: [{ role: "hook", text: "I have roasted for 3 years. Beans rest for 12 hours." }], unverified: [] });
     const since = chatCount();
@@ -464,13 +458,13 @@ describe("scripts.write_from_link", () => {
   });
 
   it("a page that cannot be read is 400 naming it, before any model call; the hold comes back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);
     const since = chatCount();
     const error = refused(await call(client, "write_from_link", { script_id: scriptId, urls: [`${base}/roasting.html`, `${base}/gone.html`] }), 400, "invalid_request");
     expect(error.param).toBe("urls.1");
     expect(chats(since)).toHaveLength(0);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 });
 
@@ -489,7 +483,7 @@ describe("figures (write_from_link's check)", () => {
 
 describe("chapters: scripts.outline, scripts.draft_paragraphs, scripts.group_into_chapters", () => {
   it("outline writes chapters and answers beats without writing a paragraph; a second outline replaces the empty chapters", async () => {
-    const { client } = await funded(20);
+    const { client } = await funded(service, 20);
     const { scriptId } = await scriptWith(client, [], { topic: "Roasting at home" });
     standIn().answerNext("openai.chat", { chapters: [{ title: "Why roast", summary: "The case for it.", beats: ["Cost", "Freshness"] }, { title: "How", summary: "The method.", beats: ["Pan", "First crack"] }] });
     const body = ok(await call(client, "outline", { script_id: scriptId, chapter_count: 2 }));
@@ -518,7 +512,7 @@ describe("chapters: scripts.outline, scripts.draft_paragraphs, scripts.group_int
   });
 
   it("group_into_chapters puts every paragraph in exactly one chapter, the first from the top; a locked paragraph keeps its chapter", async () => {
-    const { client } = await funded(20);
+    const { client } = await funded(service, 20);
     const { scriptId, ids } = await scriptWith(client, ["A.", "B.", "C.", "D."]);
     // The model starts its first chapter at the second paragraph: the first still belongs to it.
     standIn().answerNext("openai.chat", { chapters: [{ title: "Later", summary: "", starts_at: ids[2] }, { title: "Start", summary: "Opening.", starts_at: ids[1] }] });
@@ -545,16 +539,16 @@ describe("chapters: scripts.outline, scripts.draft_paragraphs, scripts.group_int
   });
 
   it("group_into_chapters on a script without paragraphs is 400 before anything is held", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);
     refused(await call(client, "group_into_chapters", { script_id: scriptId }), 400, "invalid_request");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 });
 
 describe("scripts.direct_visuals", () => {
   it("writes each unlocked paragraph's visual, skips the locked one, and undo_change takes one back", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(client, ["The city wakes.", "The beans crack.", "Locked."]);
     const [first, second, third] = ids as [string, string, string];
     await lock(client, scriptId, [third]);

@@ -10,7 +10,8 @@ import { probeMedia } from "../src/media/probe.js";
 import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { balanceOf, ok, refused } from "./support/action-calls.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("slideshows", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -26,7 +27,6 @@ function created(response: ApiResponse): Row {
 }
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
 async function probeExport(url: string) {
   const file = path.join(os.tmpdir(), `slideshow-export-${Date.now()}.mp4`);
@@ -35,13 +35,15 @@ async function probeExport(url: string) {
 }
 
 async function settled(client: Client, slideshowId: string, from: string): Promise<Row> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const slideshow = ok(await client.get(`/api/v1/slideshows/${slideshowId}`));
-    if (slideshow.slideshow_status !== from) return slideshow;
-    if (Date.now() > deadline) throw new Error(`slideshow still ${from}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return waitFor(
+    `slideshow ${slideshowId} to leave ${from}`,
+    async () => {
+      const slideshow = ok(await client.get(`/api/v1/slideshows/${slideshowId}`));
+      return slideshow.slideshow_status !== from ? slideshow : undefined;
+    },
+    90_000,
+    250,
+  );
 }
 
 describe("a slideshow, slides to MP4", () => {
@@ -72,7 +74,7 @@ describe("a slideshow, slides to MP4", () => {
     expect(providers.standIn.calls("openai.images.generations").length).toBe(images + 3);
     expect(providers.standIn.calls("openai.images.generations").at(-1)!.summary).toMatchObject({ size: "1024x1024" });
     refused(await call(client, "slideshows.generate", { slideshowId: id }), 400, "invalid_request");
-    expect(await balanceOf(workspaceId)).toBe(88);
+    expect(await balanceOf(service, workspaceId)).toBe(88);
 
     refused(await call(client, "slideshows.export", { slideshowId: id, format: "gif" }), 422, "validation_failed");
     const exported = ok(await call(client, "slideshows.export", { slideshowId: id }));
@@ -91,7 +93,7 @@ describe("a slideshow, slides to MP4", () => {
     expect([video.width, video.height]).toEqual([1080, 1080]);
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - 7.5)).toBeLessThanOrEqual(0.2);
-    expect(await balanceOf(workspaceId)).toBe(83);
+    expect(await balanceOf(service, workspaceId)).toBe(83);
   }, 90_000);
 
   it("with a test key simulates: no operation, no credit, no provider call", async () => {
@@ -104,7 +106,7 @@ describe("a slideshow, slides to MP4", () => {
     expect(simulated).toMatchObject({ livemode: false, credits: { cost: 8, charged: 0 } });
     expect(await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(0);
     expect((await prisma().slideshow.findUniqueOrThrow({ where: { slideshow_id: slideshow.slideshow_id } })).slideshow_status).toBe("draft");
-    expect(await balanceOf(fixture.workspaceId)).toBe(20);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(20);
     expect(providers.standIn.calls().length).toBe(calls);
   });
 });

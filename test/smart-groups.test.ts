@@ -7,7 +7,7 @@ import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
 import { smartGroups } from "../src/smart_groups/shape.js";
 import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { balanceOf, ok, refused } from "./support/action-calls.js";
 
 const overrides: Partial<Config> = {};
 const providers = useStandIn(overrides);
@@ -17,7 +17,6 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/smart_groups.${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const groupsOf = async (videoId: string) => smartGroups.parse((await prisma().video.findUniqueOrThrow({ where: { video_id: videoId } })).smart_groups);
 
 async function videoFor(client: Client): Promise<string> {
@@ -43,7 +42,7 @@ describe("smart groups", () => {
     expect(groups.map((group) => group.type)).toEqual(["quiz", "ranking", "dialogue"]);
     const wrong = refused(await call(client, "generate", { video_id: videoId, type: "poll" }), 422, "validation_failed");
     expect(wrong.details.issues[0]).toMatchObject({ path: "type", type: "any.only", allowed: ["quiz", "ranking", "dialogue"] });
-    expect(await balanceOf(workspaceId)).toBe(14);
+    expect(await balanceOf(service, workspaceId)).toBe(14);
   });
 
   it("creates a qcm from questions, free, with a 422 naming each bad field", async () => {
@@ -57,7 +56,7 @@ describe("smart groups", () => {
       ],
     }));
     expect(group.group).toMatchObject({ type: "qcm", actions: ["extend", "shuffle"], items: [{ correct_index: 0, explanation: null }, { choices: ["One", "Two"], correct_index: 1 }] });
-    expect(await balanceOf(workspaceId)).toBe(0);
+    expect(await balanceOf(service, workspaceId)).toBe(0);
     const bad = refused(await call(client, "create_qcm", { video_id: videoId, questions: [{ question: "Q?", choices: ["A", "B"], correct_answer: "C" }, { question: "R?", choices: ["A"], correct_index: 0, colour: "red" }] }), 422, "validation_failed");
     expect(bad.details.issues.map((issue: Row) => issue.path)).toEqual(expect.arrayContaining(["questions.0.correct_answer", "questions.1.colour"]));
     expect(await groupsOf(videoId)).toHaveLength(1);
@@ -81,7 +80,7 @@ describe("smart groups", () => {
     const wrong = refused(await call(client, "action", { video_id: videoId, group_id: groupId, action: "reverse" }), 422, "validation_failed");
     expect(wrong.details.issues[0]).toMatchObject({ path: "action", allowed: ["extend", "shuffle"] });
     refused(await call(client, "action", { video_id: videoId, group_id: "sgp_missing", action: "extend" }), 404, "not_found");
-    expect(await balanceOf(workspaceId)).toBe(8);
+    expect(await balanceOf(service, workspaceId)).toBe(8);
 
   });
 
@@ -95,6 +94,6 @@ describe("smart groups", () => {
     expect(ok(await call(test.client, "create_qcm", { video_id: videoId, questions: [{ question: "Q?", choices: ["A", "B"], correct_index: 0 }] }))).toMatchObject({ livemode: false, group: { type: "qcm" } });
     expect((await prisma().video.findUniqueOrThrow({ where: { video_id: videoId } })).smart_groups).toBeNull();
     expect(providers.standIn.calls().length).toBe(calls);
-    expect(await balanceOf(fixture.workspaceId)).toBe(10);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(10);
   });
 });

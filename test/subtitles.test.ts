@@ -12,10 +12,11 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { probeMedia } from "../src/media/probe.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { balanceOf, funded } from "./support/action-calls.js";
+import { isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { waitForStatus } from "./support/wait.js";
 
 const run = promisify(execFile);
 const environment = isolatedEnvironment("subtitles", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -66,15 +67,6 @@ function expectError(response: ApiResponse, status: number, code: string): Row {
   return response.body.error as Row;
 }
 
-async function funded(credits: number) {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: credits, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) =>
-  (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId }, select: { credit_balance: true } })).credit_balance;
-
 const transcriptions = () => providers.standIn.calls("openai.audio.transcriptions").length;
 
 /** A frame at `seconds`, its bottom 380 rows as 8-bit gray: how many pixels are bright. */
@@ -88,7 +80,7 @@ async function brightPixelsAtBottom(file: string, seconds: number): Promise<numb
 
 describe("journey 1: videos.create → subtitles.generate → renders.create", () => {
   it("transcribes the voice-over, writes the track and layer, and the render burns the subtitles in", async () => {
-    const { client, workspaceId } = await funded(50);
+    const { client, workspaceId } = await funded(service, 50);
     const video = expectOk(await client.post("/api/v1/videos", {
       video_name: "Journey 1",
       video_format: "landscape",
@@ -111,7 +103,7 @@ describe("journey 1: videos.create → subtitles.generate → renders.create", (
     expect(groups[1]!.words.map((word: Row) => [word.start, word.end])).toEqual([[1, 1.33], [1.33, 1.67], [1.67, 2]]);
     // One emphasised word per group: the longest word, or a number.
     expect(groups.map((group) => group.words.filter((word: Row) => word.emphasis).map((word: Row) => word.word))).toEqual([["Hello"], ["Subtitles"], ["2026"]]);
-    expect(await balanceOf(workspaceId)).toBe(47);
+    expect(await balanceOf(service, workspaceId)).toBe(47);
 
     // The video now holds the track and the layer, in the timeline model's shapes.
     const stored = expectOk(await client.get(`/api/v1/videos/${video.video_id}`));
@@ -122,14 +114,8 @@ describe("journey 1: videos.create → subtitles.generate → renders.create", (
 
     // renders.create draws it: an MP4 of 4 s with one H.264 and one AAC stream.
     const render = expectOk(await callAction(client, "renders.create", { video_id: video.video_id }));
-    let finished: Row | undefined;
-    const deadline = Date.now() + 25_000;
-    while (!finished) {
-      const row = await prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } });
-      if (row.render_status === "completed" || row.render_status === "failed") finished = row;
-      else if (Date.now() > deadline) throw new Error(`render still ${row.render_status}`);
-      else await new Promise((resolve) => setTimeout(resolve, 150));
-    }
+    const read = () => prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } });
+    const finished = await waitForStatus("the render", read, (row) => row.render_status, ["completed", "failed"], 25_000, 150);
     expect(finished.error_message).toBeNull();
     const listed = expectOk(await client.get(`/api/v1/actions/renders.list?video_id=${video.video_id}`));
     const response = await fetch((listed.data as Row[])[0]!.output_url);
@@ -152,13 +138,13 @@ describe("journey 1: videos.create → subtitles.generate → renders.create", (
 
 describe("subtitles.generate", () => {
   it("restyle_only regroups the stored words without transcribing, and gives the hold back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const video = expectOk(await client.post("/api/v1/videos", { video_name: "Restyle", video_format: "portrait" }), 201);
     providers.standIn.answerNext("openai.audio.transcriptions", TRANSCRIPT);
     const first = expectOk(await callAction(client, "subtitles.generate", { video_id: video.video_id, media_url: `${mediaBase}/speech.wav` }));
     // A video without a composition gets one as long as the media, playing it under the subtitles.
     expect(first).toMatchObject({ layer_index: 1, composition_duration: 3, words_per_group: 3 });
-    expect(await balanceOf(workspaceId)).toBe(7);
+    expect(await balanceOf(service, workspaceId)).toBe(7);
 
     const before = transcriptions();
     const restyled = expectOk(await callAction(client, "subtitles.generate", { video_id: video.video_id, restyle_only: true, words_per_group: 1, style_preset: "karaoke", enable_emphasis: false }));
@@ -168,14 +154,14 @@ describe("subtitles.generate", () => {
     expect((restyled.groups as Row[]).flatMap((group) => group.words).filter((word: Row) => word.emphasis)).toEqual([]);
     // The same word times as the transcription: nothing was estimated again.
     expect((restyled.groups as Row[]).map((group) => group.start)).toEqual((first.groups as Row[]).flatMap((group) => group.words.map((word: Row) => word.start)));
-    expect(await balanceOf(workspaceId)).toBe(7);
+    expect(await balanceOf(service, workspaceId)).toBe(7);
     const stored = expectOk(await client.get(`/api/v1/videos/${video.video_id}`));
     expect(stored.composition.layers.map((layer: Row) => layer.type)).toEqual(["audio", "subtitles"]);
     expect(stored.composition.layers[1].style).toMatchObject({ highlight_current_word: true });
   });
 
   it("refuses what it cannot use, before any credit is held or provider called", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const video = expectOk(await client.post("/api/v1/videos", { video_name: "Refusals" }), 201);
     const before = transcriptions();
     const restyle = expectError(await callAction(client, "subtitles.generate", { video_id: video.video_id, restyle_only: true }), 422, "validation_failed");
@@ -188,11 +174,11 @@ describe("subtitles.generate", () => {
     const page = expectError(await callAction(client, "subtitles.generate", { video_id: video.video_id, media_url: `${mediaBase}/page.html` }), 422, "validation_failed");
     expect(page.details.issues[0]).toMatchObject({ path: "media_url" });
     expect(transcriptions()).toBe(before);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 
   it("a test key gets a quote: nothing fetched, transcribed, held or written", async () => {
-    const owner = await funded(10);
+    const owner = await funded(service, 10);
     const video = expectOk(await owner.client.post("/api/v1/videos", { video_name: "Quote" }), 201);
     const test = await owner.newKey({ mode: "test" });
     const before = transcriptions();
@@ -201,6 +187,6 @@ describe("subtitles.generate", () => {
     expect(transcriptions()).toBe(before);
     const stored = await prisma().video.findUniqueOrThrow({ where: { video_id: video.video_id } });
     expect(stored.video_captions).toBeNull();
-    expect(await balanceOf(owner.workspaceId)).toBe(10);
+    expect(await balanceOf(service, owner.workspaceId)).toBe(10);
   });
 });

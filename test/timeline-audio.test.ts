@@ -9,13 +9,13 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import type { Config } from "../src/config.js";
 import type { OperationRunContext } from "../src/operations/kind.js";
 import { timelineAudioOperation } from "../src/timeline/audio-operation.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { balanceOf, funded, ok, renderEnded } from "./support/action-calls.js";
+import { waitForStatus } from "./support/wait.js";
 
 const environment = isolatedEnvironment("timeline-audio", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -26,22 +26,10 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
-async function funded(amount = 100) {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-async function finished(operationId: string): Promise<Row> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const row = await prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
-    if (["completed", "failed", "canceled"].includes(row.status)) return row;
-    if (Date.now() > deadline) throw new Error(`operation still ${row.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+function finished(operationId: string): Promise<Row> {
+  const read = () => prisma().operation.findUniqueOrThrow({ where: { operation_id: operationId } });
+  return waitForStatus(`operation ${operationId}`, read, (row) => row.status, ["completed", "failed", "canceled"], 60_000, 200);
 }
 
 async function probeUrl(url: string, name: string) {
@@ -59,16 +47,16 @@ const GROUPS = [{ group_id: "g1", name: "Question" }, { group_id: "g2", name: "E
 
 describe("timeline.generate_audio", () => {
   it("voices the blocks, sets their durations from ffprobe, settles the hold, and the video renders as long as the voice-over", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 100);
     const video = (await client.post("/api/v1/videos", { video_name: "Voiced", blocks: BLOCKS, groups: GROUPS })).body as Row;
-    const balance = await balanceOf(workspaceId);
+    const balance = await balanceOf(service, workspaceId);
     const events = await prisma().outboxEvent.count({ where: { workspace_id: workspaceId, type: "video.updated" } });
 
     const task = ok(await call(client, "timeline.generate_audio", { video_id: video.video_id }));
     expect(task).toMatchObject({ object: "timeline_audio", status: "queued", block_ids: ["b1", "b2"], skipped: ["b3"], credits: { cost: 4, charged: 4, held: true } });
     const operation = await finished(task.task_id);
     expect(operation).toMatchObject({ kind: "timeline_audio", status: "completed", progress: 100, credits_held: 4, credits_spent: 4 });
-    expect(await balanceOf(workspaceId)).toBe(balance - 4);
+    expect(await balanceOf(service, workspaceId)).toBe(balance - 4);
     expect(await prisma().outboxEvent.count({ where: { workspace_id: workspaceId, type: "video.updated" } })).toBe(events + 2);
 
     const stored = (await client.get(`/api/v1/videos/${video.video_id}`)).body as Row;
@@ -115,17 +103,10 @@ describe("timeline.generate_audio", () => {
     expect(after.blocks[1]).toMatchObject({ audio_text: "Or read minds?" });
     const voiceLayers = (after.composition.layers as Row[]).filter((layer) => layer.type === "audio");
     expect(voiceLayers.map((layer) => layer.src)).toEqual([after.blocks[0].audio_url, after.blocks[1].audio_url]);
-    expect(await balanceOf(workspaceId)).toBe(balance - 6);
+    expect(await balanceOf(service, workspaceId)).toBe(balance - 6);
 
     const render = ok(await call(client, "renders.create", { video_id: video.video_id }));
-    const deadline = Date.now() + 90_000;
-    let done: Row;
-    for (;;) {
-      done = (ok(await client.get(`/api/v1/actions/renders.list?video_id=${video.video_id}&all_renders=true`)).data as Row[]).find((row) => row.render_id === render.render_id)!;
-      if (done.render_status === "completed" || done.render_status === "failed") break;
-      if (Date.now() > deadline) throw new Error(`render still ${done.render_status}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const done = await renderEnded(client, video.video_id, render.render_id);
     expect(done.render_status, JSON.stringify(done)).toBe("completed");
     const mp4 = await probeUrl(done.output_url, "voiced.mp4");
     expect(mp4.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
@@ -134,7 +115,7 @@ describe("timeline.generate_audio", () => {
   });
 
   it("refuses a scope naming nothing before anything is held; a test key simulates: no row, no credit, no provider call", async () => {
-    const fixture = await funded(50);
+    const fixture = await funded(service, 50);
     const video = (await fixture.client.post("/api/v1/videos", { video_name: "Quiet", blocks: BLOCKS, groups: GROUPS })).body as Row;
     const missing = await call(fixture.client, "timeline.generate_audio", { video_id: video.video_id, block_id: "nope" });
     expect(missing.status, missing.text).toBe(422);
@@ -143,13 +124,13 @@ describe("timeline.generate_audio", () => {
     expect(badBlocks.status, badBlocks.text).toBe(422);
 
     const test = await fixture.newKey({ mode: "test" });
-    const balance = await balanceOf(fixture.workspaceId);
+    const balance = await balanceOf(service, fixture.workspaceId);
     const calls = providers.standIn.calls().length;
     const operations = await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } });
     const simulated = ok(await call(test.client, "timeline.generate_audio", { video_id: video.video_id, block_id: "b1" }));
     expect(simulated).toMatchObject({ livemode: false, block_ids: ["b1"], credits: { cost: 2, charged: 0 } });
     expect(await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(operations);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance);
     expect(providers.standIn.calls().length).toBe(calls);
     const row = await prisma().video.findUniqueOrThrow({ where: { video_id: video.video_id } });
     expect((row.blocks as Row[])[0]).not.toHaveProperty("audio_url");

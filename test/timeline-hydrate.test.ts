@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
 import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { balanceOf, ok } from "./support/action-calls.js";
 
 const overrides: Partial<Config> = {};
 const providers = useStandIn(overrides);
@@ -18,7 +18,6 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>;
 
 const call = (client: Client, input: Record<string, unknown>) => client.post("/api/v1/actions/timeline.hydrate_tu_preferes", input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 
 const dilemma = (n: number) => ({
   question: `Would you rather swim ${n} or fly ${n}?`,
@@ -30,13 +29,13 @@ describe("timeline.hydrate_tu_preferes", () => {
     const fixture = await createFixture(service);
     await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: 100, actionType: "grant" }));
     const video = ok(await fixture.client.post("/api/v1/videos", { video_name: "Summer", video_keyword: "summer holidays", blocks: [{ block_id: "intro", text: "Hi!" }] }).then((response) => ({ ...response, status: response.status === 201 ? 200 : response.status })));
-    const balance = await balanceOf(fixture.workspaceId);
+    const balance = await balanceOf(service, fixture.workspaceId);
 
     providers.standIn.answerNext("openai.chat", { questions: [dilemma(1), dilemma(2)] });
     const answer = ok(await call(fixture.client, { video_id: video.video_id, count: 2 }));
     expect(answer).toMatchObject({ object: "would_you_rather_timeline", topic: "summer holidays", credits: { cost: 10, charged: 10 } });
     expect(answer.questions).toHaveLength(2);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance - 10);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance - 10);
     const picture = answer.questions[0].options[1].image_url as string;
     const meta = await sharp(new Uint8Array(await (await fetch(picture)).arrayBuffer())).metadata();
     expect(meta.width).toBeGreaterThan(0);
@@ -57,14 +56,14 @@ describe("timeline.hydrate_tu_preferes", () => {
     expect(again.blocks.map((block: Row) => block.block_id)).toEqual(["intro", "wyr_1_q", "wyr_1_a", "wyr_1_b"]);
     expect(again.blocks[1].text).toBe("Would you rather swim 3 or fly 3?");
     expect(again.groups).toHaveLength(1);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance - 15);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance - 15);
 
     providers.standIn.answerNext("openai.chat", { questions: [dilemma(4)] });
     providers.standIn.failNext("openai.images.generations", { status: 422 });
     const failed = await call(fixture.client, { video_id: video.video_id, count: 1 });
     expect(failed.status, failed.text).toBeGreaterThanOrEqual(500);
     expect(failed.status).not.toBe(500);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance - 15);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance - 15);
     expect(((await fixture.client.get(`/api/v1/videos/${video.video_id}`)).body as Row).blocks[1].text).toBe("Would you rather swim 3 or fly 3?");
   });
 

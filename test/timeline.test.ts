@@ -7,16 +7,14 @@ import type { AddressInfo } from "node:net";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
-import { createFixture, useService, useStandIn, type Client } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { useService, useStandIn, type Client } from "./support/service.js";
+import { balanceOf, funded, ok } from "./support/action-calls.js";
 
 const run = promisify(execFile);
 const overrides = { outboundAllow: ["127.0.0.1"] };
 const providers = useStandIn(overrides);
 const service = useService(overrides);
-const prisma = () => service.service.database.prisma;
 
 type Row = Record<string, any>;
 
@@ -43,18 +41,9 @@ afterAll(async () => {
 
 const call = (client: Client, name: string, body: unknown) => client.post(`/api/v1/actions/${name}`, body);
 
-async function funded(credits: number) {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: credits, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) =>
-  (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId }, select: { credit_balance: true } })).credit_balance;
-
 describe("timeline.whisper_analyze", () => {
   it("answers every word with its time over the file's real length, for 3 credits", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     providers.standIn.answerNext("openai.audio.transcriptions", "one two three four");
     const answer = ok(await call(client, "timeline.whisper_analyze", { audio_url: audioUrl }));
     expect(answer).toMatchObject({ object: "transcription", audio_url: audioUrl, duration_seconds: 2, text: "one two three four", words_estimated: false, credits: { charged: 3 } });
@@ -63,13 +52,13 @@ describe("timeline.whisper_analyze", () => {
     ]);
     const sent = providers.standIn.calls("openai.audio.transcriptions").at(-1)!;
     expect(sent.summary).toMatchObject({ response_format: "verbose_json", timestamp_granularities: expect.arrayContaining(["word"]) });
-    expect(await balanceOf(workspaceId)).toBe(7);
+    expect(await balanceOf(service, workspaceId)).toBe(7);
   });
 });
 
 describe("timeline.analyze_subtitles", () => {
   it("stores the groups as the video's subtitle track and leaves the composition alone", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const composition = { duration: 2, layers: [{ type: "audio", src: audioUrl }] };
     const video = (await client.post("/api/v1/videos", { video_name: "Analyze", composition })).body as Row;
     providers.standIn.answerNext("openai.audio.transcriptions", "alpha beta gamma delta");
@@ -85,7 +74,7 @@ describe("timeline.analyze_subtitles", () => {
 
 describe("timeline.translate_subtitles", () => {
   it("translates line by line, keeping each line's time and spreading a group's words over it", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     providers.standIn.answerNext("openai.chat", { lines: ["Bonjour tout le monde", "À bientôt"] });
     const answer = ok(await call(client, "timeline.translate_subtitles", {
       target_lang: "fr",
@@ -103,17 +92,17 @@ describe("timeline.translate_subtitles", () => {
   });
 
   it("refuses a line with neither text nor words, before holding anything", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const refused = await call(client, "timeline.translate_subtitles", { target_lang: "fr", subtitles: [{ text: "fine" }, { start: 0 }] });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details.issues).toEqual([expect.objectContaining({ path: "subtitles.1" })]);
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
   });
 });
 
 describe("timeline.generate_questions", () => {
   it("writes the asked number of questions in the question layer's shape, 1 credit each", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const answer = ok(await call(client, "timeline.generate_questions", { topic: "Volcanoes", count: 3 }));
     expect(answer).toMatchObject({ object: "question_set", topic: "Volcanoes", preset: "quiz", credits: { charged: 3 } });
     expect(answer.questions).toHaveLength(3);
@@ -122,7 +111,7 @@ describe("timeline.generate_questions", () => {
       expect(question.correct).toBeGreaterThanOrEqual(0);
       expect(question.correct).toBeLessThan(4);
     }
-    expect(await balanceOf(workspaceId)).toBe(7);
+    expect(await balanceOf(service, workspaceId)).toBe(7);
     // A would-you-rather has two options and no right answer; a misspelt preset is a 422 with a suggestion.
     const dilemmas = ok(await call(client, "timeline.generate_questions", { topic: "Holidays", count: 1, preset: "would_you_rather" }));
     expect(dilemmas.questions[0]).toMatchObject({ answers: [expect.any(String), expect.any(String)], correct: null });
@@ -132,7 +121,7 @@ describe("timeline.generate_questions", () => {
   });
 
   it("a test key gets a quote of count credits and reaches no provider", async () => {
-    const owner = await funded(10);
+    const owner = await funded(service, 10);
     const test = await owner.newKey({ mode: "test" });
     const before = providers.standIn.calls().length;
     const quote = ok(await call(test.client, "timeline.generate_questions", { topic: "Volcanoes", count: 4 }));
@@ -143,7 +132,7 @@ describe("timeline.generate_questions", () => {
 
 describe("timeline.sync_voice", () => {
   it("sets block durations from the real audio (ffprobe), lays the blocks out and times the groups; free", async () => {
-    const { client, workspaceId } = await funded(5);
+    const { client, workspaceId } = await funded(service, 5);
     const video = (await client.post("/api/v1/videos", {
       video_name: "Sync",
       blocks: [
@@ -158,7 +147,7 @@ describe("timeline.sync_voice", () => {
     const stored = (await client.get(`/api/v1/videos/${video.video_id}`)).body as Row;
     expect(stored.blocks.map((block: Row) => [block.block_id, block.start, block.duration])).toEqual([["q", 0, 2], ["a", 2.5, 1.5], ["outro", 4, 1]]);
     expect(stored.groups).toEqual([{ group_id: "g1", start: 0, duration: 4 }]);
-    expect(await balanceOf(workspaceId)).toBe(5);
+    expect(await balanceOf(service, workspaceId)).toBe(5);
 
     // A scope that names what is not there is a 422; nothing is written.
     const refused = await call(client, "timeline.sync_voice", { video_id: video.video_id, scope: "block", block_id: "nope" });

@@ -10,7 +10,7 @@ import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { ok, renderEnded } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -20,16 +20,6 @@ const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
-
-async function rendered(client: Client, videoId: string, renderId: string): Promise<Row> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const render = (ok(await client.get(`/api/v1/actions/renders.list?video_id=${videoId}&all_renders=true`)).data as Row[]).find((row) => row.render_id === renderId)!;
-    if (render.render_status === "completed" || render.render_status === "failed") return render;
-    if (Date.now() > deadline) throw new Error(`render still ${render.render_status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe("tools.forum_post_to_video", () => {
   it("reads the thread, voices the post and its comments offline, makes a video renders.create renders with the voice-over", async () => {
@@ -65,7 +55,7 @@ describe("tools.forum_post_to_video", () => {
 
     // renders.create renders it; the MP4 has the voice-over and the composition's length.
     const render = ok(await call(client, "renders.create", { video_id: made.video_id }));
-    const finished = await rendered(client, made.video_id, render.render_id);
+    const finished = await renderEnded(client, made.video_id, render.render_id);
     expect(finished.render_status, JSON.stringify(finished)).toBe("completed");
     const file = path.join(os.tmpdir(), `tools-forum-${render.render_id}.mp4`);
     await writeFile(file, new Uint8Array(await (await fetch(finished.output_url)).arrayBuffer()));

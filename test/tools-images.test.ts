@@ -4,10 +4,9 @@
 // through its signed link and checked with sharp; every call is a billed generation.
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { siteUrls, VIDEO_IDS } from "./support/provider-standin/site-routes.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { balanceOf, funded, ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -31,18 +30,11 @@ function refused(response: ApiResponse, status: number, code: string): Row {
 }
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/tools.${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const bytesOf = async (link: string) => Buffer.from(await (await fetch(link)).arrayBuffer());
-
-async function funded(amount = 20): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
 
 describe("tools.remove_background", () => {
   it("cuts the image out through fal, stores a PNG with alpha, and records a billed generation", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const folder = created(await client.post("/api/v1/folders", { folder_name: "Cut-outs", folder_scope: "playground" }));
     const cut = ok(await call(client, "remove_background", { image_url: imageUrl(), folder_id: folder.folder_id, action_type: "product_shot" }));
     expect(cut).toMatchObject({ object: "background_removal", content_type: "image/png", has_alpha: true, opaque: false, model: "fal/fal-ai/birefnet/v2", folder_id: folder.folder_id, action_type: "product_shot", credits: { cost: 2, charged: 2, balance_after: 18 } });
@@ -59,10 +51,10 @@ describe("tools.remove_background", () => {
   });
 
   it("a failed fal job gives the credits back and leaves a failed generation saying nothing was spent", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     standIn().failNext("fal.submit", { status: 500 });
     refused(await call(client, "remove_background", { image_url: imageUrl() }), 502, "upstream_error");
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
     const failed = await prisma().generation.findFirstOrThrow({ where: { workspace_id: workspaceId } });
     expect(failed).toMatchObject({ status: "failed", credits_consumed: 0, output_urls: [] });
     expect(failed.error_message).toMatch(/^upstream_error: /);
@@ -71,22 +63,22 @@ describe("tools.remove_background", () => {
   });
 
   it("refuses what is not an image, addresses the guard refuses, and others' folders, before anything is spent", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     refused(await call(client, "remove_background", { image_url: siteUrls(standIn().url).forum_url.replace(/\/$/, ".json") }), 422, "validation_failed");
     refused(await call(client, "remove_background", { image_url: "http://169.254.169.254/latest/meta-data.png" }), 422, "validation_failed");
-    const other = await funded();
+    const other = await funded(service, 20);
     const theirs = created(await other.client.post("/api/v1/folders", { folder_name: "Theirs", folder_scope: "playground" }));
     refused(await call(client, "remove_background", { image_url: imageUrl(), folder_id: theirs.folder_id }), 403, "workspace_mismatch");
     const videoFolder = created(await client.post("/api/v1/folders", { folder_name: "Videos", folder_scope: "video" }));
     refused(await call(client, "remove_background", { image_url: imageUrl(), folder_id: videoFolder.folder_id }), 422, "validation_failed");
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
     expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 });
 
 describe("tools.image_modification", () => {
   it("edits an inline image with the image model, stores and measures the result, using the agent's size", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } }).png().toBuffer();
     const agent = created(await client.post("/api/v1/agents", { agent_name: "Editor", agent_type: "image", agent_settings: { size: "512x512" } }));
     const edit = ok(await call(client, "image_modification", { image_base64: png.toString("base64"), media_type: "image/png", prompt: "Add a moon", agent_id: agent.agent_id, input_fidelity: "high" }));
@@ -99,7 +91,7 @@ describe("tools.image_modification", () => {
   });
 
   it("fetches an image URL through the guard; refuses both sources, a lying media_type and a non-image agent", async () => {
-    const fixture = await funded();
+    const fixture = await funded(service, 20);
     const { client, workspaceId } = fixture;
     const answer = await client.graphql(`mutation($input: ToolsImageModificationInput!) { tools_image_modification(input: $input) { ... on ToolsImageModificationResult { object width height size credits { charged } } } }`, {
       input: { image_url: imageUrl(), prompt: "Make it night", size: "256x256" },
@@ -110,7 +102,7 @@ describe("tools.image_modification", () => {
     refused(await call(client, "image_modification", { image_base64: png, media_type: "image/jpeg", prompt: "x" }), 422, "validation_failed");
     const writer = created(await client.post("/api/v1/agents", { agent_name: "Writer", agent_type: "video" }));
     refused(await call(client, "image_modification", { image_base64: png, prompt: "x", agent_id: writer.agent_id }), 422, "validation_failed");
-    expect(await balanceOf(workspaceId)).toBe(16);
+    expect(await balanceOf(service, workspaceId)).toBe(16);
     const test = await fixture.newKey({ mode: "test" });
     const before = standIn().calls().length;
     expect(ok(await call(test.client, "image_modification", { image_url: imageUrl(), prompt: "x" }))).toMatchObject({ object: "action_quote", credits: { cost: 4, charged: 0 }, capabilities: ["image"] });
@@ -120,7 +112,7 @@ describe("tools.image_modification", () => {
 
 describe("tools.variant_analyze", () => {
   it("reports the variant's content and how it follows its prompt, as structured output from the vision model", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     standIn().answerNext("openai.chat", {
       summary: "A dark blue rectangle.", subjects: ["rectangle"], style: "flat colour", colors: ["navy"], text_in_image: "", issues: [],
       prompt_match: { score: 0.2, matched: ["blue"], missing: ["a cat"] },

@@ -3,10 +3,9 @@
 // (a JSON listing thread, a Discourse topic, an oEmbed + timed-text video site), through the real
 // URL guard; credits, generations rows, refusals and test mode.
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { siteUrls } from "./support/provider-standin/site-routes.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
-import { ok } from "./support/action-calls.js";
+import { useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
+import { balanceOf, funded, ok } from "./support/action-calls.js";
 
 type Row = Record<string, any>;
 
@@ -24,17 +23,10 @@ function refused(response: ApiResponse, status: number, code: string): Row {
 }
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/tools.${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
-
-async function funded(amount = 20): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
 
 describe("tools.read_comments", () => {
   it("reads a JSON listing thread: the post, comments depth first in the site's order, deleted ones skipped, for 1 credit", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const read = ok(await call(client, "read_comments", { post_url: urls().forum_url }));
     expect(read).toMatchObject({ object: "forum_comments", format: "listing_json", credits: { cost: 1, charged: 1, balance_after: 19 } });
     expect(read.post).toMatchObject({ post_id: "1abc2de", author: "sleepless_in_leeds", score: 4821, comment_count: 7, created_at: "2025-11-24T16:00:00.000Z" });
@@ -48,7 +40,7 @@ describe("tools.read_comments", () => {
   });
 
   it("reads a Discourse topic, fetching the posts the topic did not send, and honours comment_limit", async () => {
-    const { client } = await funded();
+    const { client } = await funded(service, 20);
     standIn().reset();
     const read = ok(await call(client, "read_comments", { post_url: urls().discourse_url, comment_limit: 22 }));
     expect(read).toMatchObject({ format: "discourse_json", post: { post_id: "4242", title: "Favourite purring sounds", author: "ada", comment_count: 23 } });
@@ -65,7 +57,7 @@ describe("tools.read_comments", () => {
   });
 
   it("refuses addresses it cannot read, and gives the credit back when the site fails", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const unknown = refused(await call(client, "read_comments", { post_url: `${standIn().url}/some/article` }), 422, "validation_failed");
     expect(unknown.details.issues[0]).toMatchObject({ path: "post_url", allowed: ["listing_json", "discourse_json"] });
     refused(await call(client, "read_comments", { post_url: `${standIn().url}/r/cats/comments/zzz999/gone/` }), 400, "invalid_request");
@@ -75,11 +67,11 @@ describe("tools.read_comments", () => {
     standIn().failNext("web", { status: 503 });
     const failed = refused(await call(client, "read_comments", { post_url: urls().forum_url }), 502, "upstream_error");
     expect(failed.details).toMatchObject({ site_format: "listing_json", reason: "http_status" });
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
   });
 
   it("is a typed GraphQL field too, and a test key gets a quote without fetching", async () => {
-    const fixture = await funded();
+    const fixture = await funded(service, 20);
     const answer = await fixture.client.graphql(`mutation($input: ToolsReadCommentsInput!) { tools_read_comments(input: $input) { ... on ToolsReadCommentsResult { object format post { post_id title } comments { comment_id depth } credits { charged } } } }`, {
       input: { post_url: urls().forum_url, comment_limit: 2 },
     });
@@ -97,7 +89,7 @@ describe("tools.read_comments", () => {
 
 describe("tools.write_lyrics", () => {
   it("turns read comments into lyrics whose every line keeps a comment id it was given, recorded as a billed generation", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const read = ok(await call(client, "read_comments", { post_url: urls().forum_url }));
     const ids = read.comments.map((comment: Row) => comment.comment_id);
     const lyrics = ok(await call(client, "write_lyrics", { post: read.post, comments: read.comments, genre: "sea shanty", target_seconds: 30, clean: true }));
@@ -118,7 +110,7 @@ describe("tools.write_lyrics", () => {
   });
 
   it("keeps the id of a scripted answer's lines, refuses ids it was not given, comments without id or text, and another workspace", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const comments = [{ id: 7, text: "Cats rule." }, { comment_id: "b", body: "Dogs drool." }];
     standIn().answerNext("openai.chat", { title: "Fur", lines: [{ section: "chorus", text: "Cats rule, dogs drool", comment_id: "7" }, { section: "chorus", text: "Dogs drool all day", comment_id: "b" }] });
     const lyrics = ok(await call(client, "write_lyrics", { comments }));
@@ -132,7 +124,7 @@ describe("tools.write_lyrics", () => {
     // comes back, and a failed generation says nothing was spent.
     standIn().answerNext("openai.chat", { title: "Fur", lines: [{ section: "verse", text: "Invented", comment_id: "nope" }] });
     refused(await call(client, "write_lyrics", { comments }), 502, "upstream_error");
-    expect(await balanceOf(workspaceId)).toBe(18);
+    expect(await balanceOf(service, workspaceId)).toBe(18);
     const failed = await prisma().generation.findFirstOrThrow({ where: { workspace_id: workspaceId, status: "failed" } });
     expect(failed).toMatchObject({ credits_consumed: 0, agent_type: "text" });
     const event = await prisma().outboxEvent.findFirstOrThrow({ where: { workspace_id: workspaceId, type: "generation.failed" } });
@@ -143,13 +135,13 @@ describe("tools.write_lyrics", () => {
     refused(await call(client, "write_lyrics", { comments, workspace_id: "ws_someone_else" }), 403, "workspace_mismatch");
     const model = refused(await call(client, "write_lyrics", { comments, model_ref: "openai/not-a-model" }), 422, "validation_failed");
     expect(model.details.issues[0]).toMatchObject({ path: "model_ref", type: "any.only" });
-    expect(await balanceOf(workspaceId)).toBe(18);
+    expect(await balanceOf(service, workspaceId)).toBe(18);
   });
 });
 
 describe("tools.video_site_to_karaoke", () => {
   it("builds a karaoke video from the oEmbed facts and the timed-text captions, over the stored thumbnail", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const karaoke = ok(await call(client, "video_site_to_karaoke", { video_site_url: urls().video_site_url }));
     expect(karaoke).toMatchObject({
       object: "karaoke_video", format: "oembed_timedtext", truncated: false, credits: { cost: 5, charged: 5, balance_after: 15 },
@@ -182,7 +174,7 @@ describe("tools.video_site_to_karaoke", () => {
   });
 
   it("reads a WebVTT track too; a video without captions is 400 and costs nothing", async () => {
-    const { client, workspaceId } = await funded();
+    const { client, workspaceId } = await funded(service, 20);
     const karaoke = ok(await call(client, "video_site_to_karaoke", { video_site_url: urls().vtt_video_url }));
     expect(karaoke.lines).toEqual([
       { index: 0, start: 0.5, end: 2.5, text: "Row, row, row your boat" },
@@ -192,7 +184,7 @@ describe("tools.video_site_to_karaoke", () => {
     const none = refused(await call(client, "video_site_to_karaoke", { video_site_url: urls().uncaptioned_video_url }), 400, "invalid_request");
     expect(none.param).toBe("video_site_url");
     refused(await call(client, "video_site_to_karaoke", { video_site_url: `${standIn().url}/watch?v=Missing0000` }), 400, "invalid_request");
-    expect(await balanceOf(workspaceId)).toBe(15);
+    expect(await balanceOf(service, workspaceId)).toBe(15);
     expect(await prisma().video.count({ where: { workspace_id: workspaceId } })).toBe(1);
   });
 });

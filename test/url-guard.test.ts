@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OutboundFetchError, OutboundGuard, UrlBlockedError, isPublicAddress } from "../src/outbound/url-guard.js";
 import { createFixture, useService, type ApiResponse } from "./support/service.js";
 import { newId } from "../src/ids.js";
+import { sleep } from "./support/wait.js";
 
 const service = useService({ outboundAllow: [] });
 
@@ -48,8 +49,31 @@ async function startReceiver(handler: (request: http.IncomingMessage, response: 
   return receiver;
 }
 
+const listeners: net.Server[] = [];
+
+/**
+ * A TCP listener on every loopback address (dual stack: 127.0.0.1, ::1 and ::ffff:127.0.0.1 all
+ * land here) that counts the connections made to it and drops them; closed after each test.
+ */
+async function startCountingListener(): Promise<{ port: number; readonly connections: number }> {
+  let connections = 0;
+  const listener = net.createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
+  listeners.push(listener);
+  return {
+    port: (listener.address() as AddressInfo).port,
+    get connections() {
+      return connections;
+    },
+  };
+}
+
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  await Promise.all(listeners.splice(0).map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
 });
 
 const ok = (_request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -180,7 +204,7 @@ describe("OutboundGuard with allow ['127.0.0.1']", () => {
     expect(result.headers.location).toBe(target.url);
     expect(redirecting.hits).toHaveLength(1);
     // Give a (wrongly) followed redirect every chance to land before looking.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(target.hits).toHaveLength(0);
   });
 
@@ -289,23 +313,62 @@ describe("addresses in disguise", () => {
   });
 
   it("never connects to a disguised loopback address at fetch time, even with its port allowed", async () => {
-    let connections = 0;
-    const listener = net.createServer((socket) => {
-      connections += 1;
-      socket.destroy();
-    });
-    // Dual stack: reachable as 127.0.0.1, ::1 and ::ffff:127.0.0.1.
-    await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
-    const port = (listener.address() as AddressInfo).port;
-    try {
-      const portOpen = new OutboundGuard({ allow: [], allowedPorts: [port] });
-      for (const host of ["[::127.0.0.1]", "[::ffff:127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "0177.0.0.1", "127.1", "[::1]"]) {
-        expect(await fetchFailure(portOpen, `https://${host}:${port}/hook`), host).toBe("address_not_public");
-      }
-      expect(connections).toBe(0);
-    } finally {
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    const listener = await startCountingListener();
+    const portOpen = new OutboundGuard({ allow: [], allowedPorts: [listener.port] });
+    for (const host of ["[::127.0.0.1]", "[::ffff:127.0.0.1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::127.0.0.1]", "[2002:7f00:1::1]", "0177.0.0.1", "127.1", "[::1]"]) {
+      expect(await fetchFailure(portOpen, `https://${host}:${listener.port}/hook`), host).toBe("address_not_public");
     }
+    expect(listener.connections).toBe(0);
+  });
+});
+
+describe("a host name resolving to several addresses (the resolver handed in)", () => {
+  const PUBLIC_V4 = "93.184.215.14";
+  const PUBLIC_V6 = "2606:4700:4700::1111";
+
+  /** A resolver answering `addresses` for every host, remembering what it was asked. */
+  function resolverOf(addresses: string[]) {
+    const asked: string[] = [];
+    return { asked, resolve: async (hostname: string) => (asked.push(hostname), [...addresses]) };
+  }
+
+  it.each([
+    ["public first, loopback second", [PUBLIC_V4, "127.0.0.1"]],
+    ["loopback first, public second", ["127.0.0.1", PUBLIC_V4]],
+    ["public IPv4 and IPv6 first, IPv6 loopback last", [PUBLIC_V4, PUBLIC_V6, "::1"]],
+    ["public first, the metadata address second", [PUBLIC_V4, "169.254.169.254"]],
+  ])("refuses a host resolving to %s, when registered and when fetched, connecting nowhere", async (_label, addresses) => {
+    const listener = await startCountingListener();
+    const resolver = resolverOf(addresses);
+    const guard = new OutboundGuard({ allow: [], allowedPorts: [listener.port], resolve: resolver.resolve });
+    const url = `https://mixed.example:${listener.port}/hook`;
+    expect(await blockReason(guard, url)).toBe("address_not_public");
+    expect(await fetchFailure(guard, url, { timeoutMs: 3000 })).toBe("address_not_public");
+    expect(listener.connections).toBe(0);
+    // Both checks asked the resolver handed in, not the system's.
+    expect(resolver.asked).toEqual(["mixed.example", "mixed.example"]);
+  });
+
+  it("accepts a host whose every address is public, answering them all in the resolver's order", async () => {
+    const resolver = resolverOf([PUBLIC_V6, PUBLIC_V4]);
+    const guard = new OutboundGuard({ allow: [], resolve: resolver.resolve });
+    expect((await guard.assertAllowed("https://two-public.example/hook")).hostname).toBe("two-public.example");
+    expect(await guard.resolveAllowed("two-public.example")).toEqual([PUBLIC_V6, PUBLIC_V4]);
+    expect(resolver.asked).toEqual(["two-public.example", "two-public.example"]);
+  });
+
+  it("refuses a host the resolver cannot resolve as dns_failed, and never asks it about an address literal", async () => {
+    const asked: string[] = [];
+    const guard = new OutboundGuard({
+      allow: [],
+      resolve: async (hostname) => {
+        asked.push(hostname);
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+      },
+    });
+    expect(await blockReason(guard, "https://nowhere.example/hook")).toBe("dns_failed");
+    await guard.assertAllowed(`https://${PUBLIC_V4}/hook`);
+    expect(asked).toEqual(["nowhere.example"]);
   });
 });
 

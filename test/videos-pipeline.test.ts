@@ -7,11 +7,11 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../src/credits/ledger.js";
 import { probeMedia } from "../src/media/probe.js";
 import type { Config } from "../src/config.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
-import { ok, refused } from "./support/action-calls.js";
+import { isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
+import { balanceOf, funded, ok, refused } from "./support/action-calls.js";
+import { waitFor } from "./support/wait.js";
 
 const environment = isolatedEnvironment("videos-pipeline", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
@@ -22,27 +22,10 @@ const prisma = () => service.service.database.prisma;
 type Row = Record<string, any>;
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
-
-async function funded(amount: number) {
-  const fixture = await createFixture(service);
-  await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe("videos.launch_flow", () => {
   it("runs script, voice and visuals for the flat price, and the video renders to an MP4 as long as its voice-overs", async () => {
-    const { client, workspaceId } = await funded(60);
+    const { client, workspaceId } = await funded(service, 60);
     const created = await client.post("/api/v1/videos", { video_name: "Tides", video_format: "portrait", video_keyword: "why the sea has tides", faceless_target_duration: 10 });
     expect(created.status, created.text).toBe(201);
     const videoId = created.body.video_id as string;
@@ -50,20 +33,39 @@ describe("videos.launch_flow", () => {
     const launched = ok(await call(client, "videos.launch_flow", { video_id: videoId, keywords_search: "moon, gravity", video_type_id: "vt_story" }));
     expect(launched).toMatchObject({ object: "faceless_task", kind: "faceless_pipeline", video_flow_type: "faceless", credits: { charged: 25, held: true } });
     refused(await call(client, "videos.launch_flow", { video_id: videoId }), 409, "conflict");
-    const status = await until(() => call(client, "faceless.check_status", { task_id: launched.task_id }).then(ok), (value) => ["completed", "failed"].includes(value.task.status), "pipeline");
+    let pipeline: Row | undefined;
+    const status = await waitFor(
+      () => `the pipeline to end: ${JSON.stringify(pipeline).slice(0, 300)}`,
+      async () => {
+        pipeline = ok(await call(client, "faceless.check_status", { task_id: launched.task_id }));
+        return ["completed", "failed"].includes(pipeline.task.status) ? pipeline : undefined;
+      },
+      90_000,
+      250,
+    );
     expect(status.task, JSON.stringify(status.task)).toMatchObject({ status: "completed", credits_spent: 25 });
     expect(status).toMatchObject({ faceless_status: "ready" });
     expect(status.scenes.map((scene: Row) => scene.status)).toEqual(["ready", "ready"]);
     expect(providers.standIn.calls("openai.chat").at(-1)!.messages!.user).toContain("moon, gravity");
     expect(providers.standIn.calls("openai.images.generations").at(-1)!.summary).toMatchObject({ size: "1024x1536" });
-    expect(await balanceOf(workspaceId)).toBe(35);
+    expect(await balanceOf(service, workspaceId)).toBe(35);
     const video = await prisma().video.findUniqueOrThrow({ where: { video_id: videoId } });
     expect(video.video_type_id).toBe("vt_story");
     const total = (video.faceless_scenes as Row[]).reduce((sum, scene) => sum + scene.audio.duration_ms, 0);
     expect(status.runtime_ms).toBe(total);
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
-    const done = await until(() => prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } }), (row) => ["completed", "failed"].includes(row.render_status), "render");
+    let last: Row | undefined;
+    const done = await waitFor(
+      () => `the render to end: ${JSON.stringify(last).slice(0, 300)}`,
+      async () => {
+        const row = await prisma().render.findUniqueOrThrow({ where: { render_id: render.render_id } });
+        last = row;
+        return ["completed", "failed"].includes(row.render_status) ? row : undefined;
+      },
+      90_000,
+      250,
+    );
     expect(done.render_status, done.error_message ?? "").toBe("completed");
     const file = path.join(os.tmpdir(), `videos-pipeline-${done.render_id}.mp4`);
     await writeFile(file, new Uint8Array(await (await fetch(done.output_url!)).arrayBuffer()));
@@ -75,20 +77,20 @@ describe("videos.launch_flow", () => {
   }, 90_000);
 
   it("refuses an unknown flow type or section, and a test key queues nothing", async () => {
-    const fixture = await funded(30);
+    const fixture = await funded(service, 30);
     const videoId = (await fixture.client.post("/api/v1/videos", { video_name: "Tides" })).body.video_id as string;
     refused(await call(fixture.client, "videos.launch_flow", { video_id: videoId, video_flow_type: "avatar" }), 422, "validation_failed");
     refused(await call(fixture.client, "videos.launch_flow", { video_id: videoId, section_id: "fsc_missing" }), 404, "not_found");
     const test = await fixture.newKey({ mode: "test" });
     expect(ok(await call(test.client, "videos.launch_flow", { video_id: videoId }))).toMatchObject({ livemode: false, credits: { cost: 25, charged: 0 } });
     expect(await prisma().operation.count({ where: { workspace_id: fixture.workspaceId } })).toBe(0);
-    expect(await balanceOf(fixture.workspaceId)).toBe(30);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(30);
   });
 });
 
 describe("videos.generate_layer_audio", () => {
   it("voices one layer with new words and moves every later scene to fit its measured length", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const { client } = fixture;
     const parsed = ok(await call(client, "faceless.parse_script", { script: "First.\n\nSecond.\n\nThird." }));
     const voiced = ok(await call(client, "videos.generate_layer_audio", { videoId: parsed.video_id, layer_name: "scene 2", text: "The second scene, spoken at last." }));
@@ -104,6 +106,6 @@ describe("videos.generate_layer_audio", () => {
     expect(missing.details.layers).toEqual(["Scene 1", "Scene 2", "Scene 3"]);
     const test = await fixture.newKey({ mode: "test" });
     expect(ok(await call(test.client, "videos.generate_layer_audio", { videoId: parsed.video_id, layer_name: "Scene 1" }))).toMatchObject({ object: "action_quote" });
-    expect(await balanceOf(fixture.workspaceId)).toBe(7);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(7);
   });
 });

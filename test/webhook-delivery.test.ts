@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { startService, type RunningService } from "../src/service.js";
 import { Dispatcher } from "../src/webhooks/dispatcher.js";
-import { answer, parseSignatureHeader, signedWith, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
+import { answer, parseSignatureHeader, signedWith, startReceiver, verifySignature } from "./support/receiver.js";
+import { sleep, waitFor } from "./support/wait.js";
 import { createFixture, isolatedEnvironment, useService, type Client } from "./support/service.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -50,8 +51,6 @@ beforeAll(startWorkers);
 afterAll(stopWorkers);
 
 // ---- receivers, waiting, signatures ------------------------------------------------------------
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Parses `t=<unix>,v1=<hex>[,v1=<hex>]`, failing the test when it is malformed. */
 function parseSignature(header: string | string[] | undefined): { t: string; v1: string[] } {

@@ -8,7 +8,8 @@
 // PostgreSQL database and a Redis of its own: its dispatcher must not fan out other files' events,
 // and its workers must not take other files' delivery jobs (nor theirs ours).
 import { describe, expect, it } from "vitest";
-import { answer, startReceiver, verifySignature, waitFor } from "./support/receiver.js";
+import { answer, startReceiver, verifySignature } from "./support/receiver.js";
+import { sleep, waitFor } from "./support/wait.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
 
 const environment = isolatedEnvironment("webhooks", { runWorkers: true, outboundAllow: ["127.0.0.1", "::1"], webhookRetrySeconds: [0.2], webhookTimeoutMs: 1000, dispatchIntervalMs: 100 });
@@ -298,7 +299,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const other = await startReceiver();
     await createEndpoint(client, { url: other.url, events: ["*"] });
     await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/test`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect(other.received).toHaveLength(0);
   });
 
@@ -324,7 +325,7 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     const [delivery] = await deliveriesOf(client, endpoint.endpoint_id);
     expect(delivery).toMatchObject({ status: "failed", attempt_count: 1, last_status_code: 500 });
     // A test is sent once, not retried.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect(receiver.received).toHaveLength(1);
   });
 

@@ -9,11 +9,12 @@
 // again) and each action node's call is exactly-once across attempts (./node-call.ts).
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { FlowExecution, Prisma } from "../generated/prisma/client.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import type { JobQueues } from "../jobs/queues.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure, type OperationRow, type OperationRunContext } from "../operations/kind.js";
+import { failureMessage, subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
 import { runAction } from "../actions/framework/runner.js";
 import { ApiError } from "../errors/api-error.js";
@@ -103,10 +104,7 @@ async function saveState(run: OperationRunContext, state: RunState, launchFee: n
   });
 }
 
-async function moveExecution(tx: Tx, operation: OperationRow, from: string[], data: Prisma.FlowExecutionUpdateManyMutationInput) {
-  const [row] = await tx.flowExecution.updateManyAndReturn({ where: { execution_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
+const executionStatus = subjectStatus<Prisma.FlowExecutionUpdateManyMutationInput, FlowExecution>({ table: (tx) => tx.flowExecution, id: "execution_id", status: "status" });
 
 /** The run ended either way: the flow counts it, and the event announces it. */
 async function finish(tx: Tx, operation: OperationRow, row: Record<string, unknown> & { flow_id: string; completed_at: Date | null } | undefined, type: "flow.completed" | "flow.failed", extra: Record<string, unknown> = {}) {
@@ -121,9 +119,7 @@ export const flowOperation = defineOperationKind({
   input: flowInput,
   maxAttempts: 3,
 
-  async onStart(tx, operation) {
-    await moveExecution(tx, operation, ["pending"], { status: "running" });
-  },
+  onStart: executionStatus.onStart,
 
   async run(context, input) {
     const { prisma, operation } = context;
@@ -169,16 +165,14 @@ export const flowOperation = defineOperationKind({
   },
 
   async onComplete(tx, operation) {
-    const row = await moveExecution(tx, operation, ["running"], { status: "completed", completed_at: new Date(), error_message: null });
+    const row = await executionStatus.move(tx, operation, ["running"], { status: "completed", completed_at: new Date(), error_message: null });
     await finish(tx, operation, row, "flow.completed");
   },
 
-  async onRetake(tx, operation) {
-    await moveExecution(tx, operation, ["running"], { status: "pending" });
-  },
+  onRetake: executionStatus.onRetake,
 
   async onFail(tx, operation, failure) {
-    const row = await moveExecution(tx, operation, ["pending", "running"], { status: "failed", completed_at: new Date(), error_message: `${failure.code}: ${failure.message}`.slice(0, 2000) });
+    const row = await executionStatus.move(tx, operation, ["pending", "running"], { status: "failed", completed_at: new Date(), error_message: failureMessage(failure) });
     await finish(tx, operation, row, "flow.failed", { error_code: failure.code, credits_spent: row?.total_credits_consumed ?? 0 });
   },
 });

@@ -1,10 +1,11 @@
 // What every kind of generation (images, media, music through the catalog) shares about its
-// record: the stored file its checkpoint and metadata keep, its event, and the move of its status.
+// record: the stored file its checkpoint and metadata keep, its event, and its status (moved by
+// the operations' one mover, src/operations/subject-status.ts).
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { Generation, Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
-import type { OperationRow } from "../operations/kind.js";
+import { subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
 import { generations } from "./resource.js";
 
@@ -21,8 +22,6 @@ export async function generationEvent(tx: Tx, type: string, row: Record<string, 
   await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(generations, row), ...extra } });
 }
 
-export async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
-  const [row] = await tx.generation.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
+/** The status of the generation an operation drives (image generations and media generations). */
+export const generationStatus = subjectStatus<Prisma.GenerationUpdateManyMutationInput, Generation>({ table: (tx) => tx.generation, id: "generation_id", status: "status" });
 

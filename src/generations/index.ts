@@ -6,4 +6,4 @@ export { checkFolder, checkModelRef, queueGeneration } from "./queue-generation.
 export { generations } from "./resource.js";
 export { storeMedia } from "./stored-media.js";
 export type { StoredMedia } from "./stored-media.js";
-export { generationEvent, moveGeneration, storedFile } from "./generation-record.js";
+export { generationEvent, generationStatus, storedFile } from "./generation-record.js";

@@ -11,9 +11,10 @@
 import sharp from "sharp";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import { generationEvent as emit, moveGeneration, storedFile as imageStoredFile } from "./generation-record.js";
+import { generationEvent as emit, generationStatus, storedFile as imageStoredFile } from "./generation-record.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
+import { failureMessage } from "../operations/subject-status.js";
 import { ApiError } from "../errors/api-error.js";
 import { imageFromUrl } from "../providers/user-image.js";
 import type { Media, MediaOutput } from "../providers/types.js";
@@ -212,7 +213,7 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
     maxAttempts: 2,
 
     async onStart(tx, operation) {
-      await moveGeneration(tx, operation, ["pending"], { status: "running" });
+      await generationStatus.onStart(tx, operation);
       const input = mediaGenerationInput.parse(operation.input);
       if (input.playground_ids.length > 0) await tx.playgroundGeneration.updateMany({ where: { playground_generation_id: { in: input.playground_ids } }, data: { status: "running" } });
     },
@@ -244,7 +245,7 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
       const checkpoint = checkpointShape.parse(operation.checkpoint ?? {});
       const links = linksOf(files, checkpoint.files);
       const previous = await tx.generation.findUnique({ where: { generation_id: operation.subject_id }, select: { generation_metadata: true } });
-      const row = await moveGeneration(tx, operation, ["running"], {
+      const row = await generationStatus.move(tx, operation, ["running"], {
         status: "completed",
         output_urls: links,
         thumbnail_url: checkpoint.files[0]?.content_type.startsWith("image/") ? links[0] : null,
@@ -263,9 +264,9 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
       const checkpoint = checkpointShape.parse(operation.checkpoint ?? {});
       const links = linksOf(files, checkpoint.files);
       const previous = await tx.generation.findUnique({ where: { generation_id: operation.subject_id }, select: { generation_metadata: true } });
-      const row = await moveGeneration(tx, operation, ["pending", "running"], {
+      const row = await generationStatus.move(tx, operation, ["pending", "running"], {
         status: "failed",
-        error_message: `${failure.code}: ${failure.message}`.slice(0, 2000),
+        error_message: failureMessage(failure),
         credits_consumed: settlement.creditsSpent,
         output_urls: links,
         thumbnail_url: checkpoint.files[0]?.content_type.startsWith("image/") ? links[0] : null,
@@ -276,9 +277,7 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
       if (row) await emit(tx, "generation.failed", row, { error_code: failure.code, credits_consumed: settlement.creditsSpent, credits_refunded: settlement.creditsRefunded });
     },
 
-    async onRetake(tx, operation) {
-      await moveGeneration(tx, operation, ["running"], { status: "pending" });
-    },
+    onRetake: generationStatus.onRetake,
   });
 }
 

@@ -6,7 +6,8 @@
 //                   └─────► failed       generation.failed (credits already spent, the rest refunded)
 import { z } from "zod";
 import { defineOperationKind, OperationFailure, type OperationRow, type Settlement } from "../operations/kind.js";
-import { generationEvent as emit, moveGeneration, storeMedia, storedFile, type StoredMedia } from "../generations/index.js";
+import { failureMessage } from "../operations/subject-status.js";
+import { generationEvent as emit, generationStatus, storeMedia, storedFile, type StoredMedia } from "../generations/index.js";
 import { imageFromUrl } from "../providers/user-image.js";
 import { ApiError } from "../errors/api-error.js";
 import type { Media } from "../providers/types.js";
@@ -66,9 +67,7 @@ export const imageGenerationOperation = defineOperationKind({
   input: imageGenerationInput,
   maxAttempts: 2,
 
-  async onStart(tx, operation) {
-    await moveGeneration(tx, operation, ["pending"], { status: "running" });
-  },
+  onStart: generationStatus.onStart,
 
   async run(context, input) {
     const { providers, files, operation } = context;
@@ -103,7 +102,7 @@ export const imageGenerationOperation = defineOperationKind({
   async onComplete(tx, operation, settlement, { files }) {
     const { links, checkpoint, credits_consumed } = finishedData(files, operation, settlement);
     const previous = await tx.generation.findUnique({ where: { generation_id: operation.subject_id }, select: { generation_metadata: true } });
-    const row = await moveGeneration(tx, operation, ["running"], {
+    const row = await generationStatus.move(tx, operation, ["running"], {
       status: "completed",
       output_urls: links,
       thumbnail_url: links[0] ?? null,
@@ -118,9 +117,9 @@ export const imageGenerationOperation = defineOperationKind({
   async onFail(tx, operation, failure, settlement, { files }) {
     // What was made and paid for stays listed; generation.failed says what was spent.
     const { links } = finishedData(files, operation, settlement);
-    const row = await moveGeneration(tx, operation, ["pending", "running"], {
+    const row = await generationStatus.move(tx, operation, ["pending", "running"], {
       status: "failed",
-      error_message: `${failure.code}: ${failure.message}`.slice(0, 2000),
+      error_message: failureMessage(failure),
       credits_consumed: settlement.creditsSpent,
       output_urls: links,
       thumbnail_url: links[0] ?? null,
@@ -129,7 +128,5 @@ export const imageGenerationOperation = defineOperationKind({
     if (row) await emit(tx, "generation.failed", row, { error_code: failure.code, credits_consumed: settlement.creditsSpent, credits_refunded: settlement.creditsRefunded });
   },
 
-  async onRetake(tx, operation) {
-    await moveGeneration(tx, operation, ["running"], { status: "pending" });
-  },
+  onRetake: generationStatus.onRetake,
 });

@@ -6,9 +6,10 @@
 //                   └─────► failed      music.failed (the credits it reserved refunded)
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import type { MusicGeneration, Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
-import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
+import { defineOperationKind, OperationFailure } from "../operations/kind.js";
+import { failureMessage, subjectStatus } from "../operations/subject-status.js";
 import { presentRecord } from "../resources/selection.js";
 import { storeMedia } from "../generations/index.js";
 import type { FileService } from "../storage/from-config.js";
@@ -47,10 +48,7 @@ async function emit(tx: Tx, type: string, row: Record<string, unknown> & { works
   await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(music, row), ...extra } });
 }
 
-async function moveMusic(tx: Tx, operation: OperationRow, from: string[], data: Prisma.MusicGenerationUpdateManyMutationInput) {
-  const [row] = await tx.musicGeneration.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
+const musicStatus = subjectStatus<Prisma.MusicGenerationUpdateManyMutationInput, MusicGeneration>({ table: (tx) => tx.musicGeneration, id: "generation_id", status: "status" });
 
 export const musicOperation = defineOperationKind({
   kind: "music",
@@ -58,9 +56,7 @@ export const musicOperation = defineOperationKind({
   input: musicInput,
   maxAttempts: 2,
 
-  async onStart(tx, operation) {
-    await moveMusic(tx, operation, ["pending"], { status: "running" });
-  },
+  onStart: musicStatus.onStart,
 
   async run(context, input) {
     const { operation, files } = context;
@@ -93,7 +89,7 @@ export const musicOperation = defineOperationKind({
   },
 
   async onComplete(tx, operation, settlement, { files }) {
-    const row = await moveMusic(tx, operation, ["running"], {
+    const row = await musicStatus.move(tx, operation, ["running"], {
       status: "completed",
       tracks: tracksOf(files, operation.result),
       credits_consumed: settlement.creditsSpent,
@@ -103,15 +99,13 @@ export const musicOperation = defineOperationKind({
   },
 
   async onFail(tx, operation, failure, settlement) {
-    const row = await moveMusic(tx, operation, ["pending", "running"], {
+    const row = await musicStatus.move(tx, operation, ["pending", "running"], {
       status: "failed",
-      error_message: `${failure.code}: ${failure.message}`.slice(0, 2000),
+      error_message: failureMessage(failure),
       credits_consumed: settlement.creditsSpent,
     });
     if (row) await emit(tx, "music.failed", row, { error_code: failure.code, refunded_credits: settlement.creditsRefunded });
   },
 
-  async onRetake(tx, operation) {
-    await moveMusic(tx, operation, ["running"], { status: "pending" });
-  },
+  onRetake: musicStatus.onRetake,
 });

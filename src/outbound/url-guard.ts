@@ -30,11 +30,19 @@ export class OutboundFetchError extends Error {
   }
 }
 
+/** Every address a host name resolves to, in the resolver's order; rejects when it does not resolve. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+/** The system resolver (getaddrinfo), every address in its own order. */
+const systemResolver: ResolveHost = async (hostname) => (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
 export interface OutboundOptions {
   /** Hostnames, addresses or CIDR ranges reachable even when private, loopback or plain http. */
   allow: readonly string[];
   /** Ports reachable on non-allow-listed targets besides 443 (and 80 for allow-listed http). */
   allowedPorts?: readonly number[];
+  /** How host names are resolved; the system resolver unless given (tests hand in their own answers). */
+  resolve?: ResolveHost;
 }
 
 export interface FetchOptions {
@@ -186,10 +194,12 @@ function elapsedSince(started: number): number {
 export class OutboundGuard {
   private readonly allow: AllowEntry[];
   private readonly ports: Set<number>;
+  private readonly resolve: ResolveHost;
 
   constructor(options: OutboundOptions) {
     this.allow = parseAllow(options.allow);
     this.ports = new Set([...DEFAULT_PORTS, ...(options.allowedPorts ?? [])]);
+    this.resolve = options.resolve ?? systemResolver;
   }
 
   /** Is the host named on the allow-list (as a name, not as an address)? */
@@ -232,7 +242,11 @@ export class OutboundGuard {
     return url;
   }
 
-  /** The addresses a host resolves to, every one of which must be allowed. */
+  /**
+   * The addresses a host resolves to, every one of which must be allowed: a connection may be made
+   * to any of them (node tries each in turn), so one private address among public ones refuses
+   * the host, wherever it stands in the answer.
+   */
   async resolveAllowed(hostname: string): Promise<string[]> {
     const bare = unbracket(hostname);
     let addresses: string[];
@@ -240,7 +254,7 @@ export class OutboundGuard {
       addresses = [bare];
     } else {
       try {
-        addresses = (await dns.promises.lookup(bare, { all: true, verbatim: true })).map((entry) => entry.address);
+        addresses = await this.resolve(bare);
       } catch {
         throw new UrlBlockedError("dns_failed", `The host ${bare} does not resolve.`);
       }

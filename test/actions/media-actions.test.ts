@@ -9,7 +9,6 @@ import type { AddressInfo } from "node:net";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addCredits } from "../../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../../src/media/binaries.js";
 import { readPng, probeBytes } from "../support/provider-standin/inspect.js";
 import { loadConfig } from "../../src/config.js";
@@ -17,8 +16,9 @@ import { createStorage } from "../../src/storage/from-config.js";
 import { putBytes } from "../../src/storage/storage.js";
 import { enqueueOperation } from "../../src/operations/worker.js";
 import { imageGenerationOperation } from "../../src/images/image-generation.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type Client, type Fixture } from "../support/service.js";
-import { ok, refused } from "../support/action-calls.js";
+import { isolatedEnvironment, useService, useStandIn, type Client } from "../support/service.js";
+import { balanceOf, funded, ok, refused } from "../support/action-calls.js";
+import { waitFor } from "../support/wait.js";
 
 const run = promisify(execFile);
 const environment = isolatedEnvironment("media-actions", { runWorkers: true, dispatchIntervalMs: 60_000 });
@@ -52,25 +52,8 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function funded(amount: number): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const ledger = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 const eventsOf = (workspaceId: string, prefix: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: { startsWith: prefix } }, orderBy: { seq: "asc" } });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function download(url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const response = await fetch(url);
@@ -79,7 +62,7 @@ async function download(url: string): Promise<{ status: number; type: string | n
 
 describe("tools.generate_from_prompt", () => {
   it("draws one image, stores it, and answers a signed link served as image/png; the generation is recorded", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const body = ok(await client.post("/api/v1/actions/tools.generate_from_prompt", { prompt: "A red fox at dawn, watercolour", size: "512x512", quality: "low" }));
     expect(body).toMatchObject({ object: "generated_image", content_type: "image/png", model: "openai/gpt-image-1", size: "512x512", quality: "low", credits: { cost: 4, charged: 4, balance_after: 6 } });
     expect(body.url).toMatch(/\/files\/generations\/.+\/0\.png\?expires=\d+&signature=[0-9a-f]{64}$/);
@@ -101,11 +84,11 @@ describe("tools.generate_from_prompt", () => {
   });
 
   it("refuses a model this deployment cannot run, listing those it can, before anything is spent", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const error = refused(await client.post("/api/v1/actions/tools.generate_from_prompt", { prompt: "A fox", model: "acme/paint-9000" }), 422, "validation_failed");
     expect(error.details.issues[0]).toMatchObject({ path: "model", type: "any.only", allowed: expect.arrayContaining(["openai/gpt-image-1"]) });
     expect(refused(await client.post("/api/v1/actions/tools.generate_from_prompt", { prompt: "A fox", size: "7x7" }), 422, "validation_failed").param).toBe("size");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     // A usable model other than the configured one is run when named.
     const body = ok(await client.post("/api/v1/actions/tools.generate_from_prompt", { prompt: "A fox", model: "openai/dall-e-3" }));
     expect(body.model).toBe("openai/dall-e-3");
@@ -115,7 +98,7 @@ describe("tools.generate_from_prompt", () => {
 
 describe("image to prompt", () => {
   it("tools.image_to_prompt reads an inline image with the vision model; a declared type that lies is refused", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const before = standIn().calls("openai.chat").length;
     const body = ok(await client.post("/api/v1/actions/tools.image_to_prompt", { image_base64: png.toString("base64"), media_type: "image/png" }));
     expect(body).toMatchObject({ object: "image_prompt", prompt: expect.any(String), credits: { cost: 1, charged: 1 } });
@@ -130,15 +113,15 @@ describe("image to prompt", () => {
   });
 
   it("playground.image_to_prompt fetches the URL through the guard; a page that is no image is 422 and its hold comes back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const body = ok(await client.post("/api/v1/actions/playground.image_to_prompt", { image_url: pngUrl }));
     expect(body).toMatchObject({ object: "image_prompt", credits: { charged: 1 } });
-    expect(await balanceOf(workspaceId)).toBe(9);
+    expect(await balanceOf(service, workspaceId)).toBe(9);
 
     refused(await client.post("/api/v1/actions/playground.image_to_prompt", { image_url: textUrl }), 422, "validation_failed");
     const blocked = refused(await client.post("/api/v1/actions/playground.image_to_prompt", { image_url: "https://10.1.2.3/photo.png" }), 422, "validation_failed");
     expect(blocked.message).toMatch(/could not be fetched/);
-    expect(await balanceOf(workspaceId)).toBe(9);
+    expect(await balanceOf(service, workspaceId)).toBe(9);
   });
 });
 
@@ -150,15 +133,15 @@ async function imageAgent(client: Client): Promise<string> {
 }
 
 async function finishedGeneration(generationId: string) {
-  return until("the generation to finish", async () => {
+  return waitFor("the generation to finish", async () => {
     const row = await prisma().generation.findUniqueOrThrow({ where: { generation_id: generationId } });
     return row.status === "completed" || row.status === "failed" ? row : undefined;
-  });
+  }, 30_000, 100);
 }
 
 describe("images.generate", () => {
   it("queues the agent's images, holds 4 per image, and completes with every image stored and generation.completed", async () => {
-    const { client, workspaceId } = await funded(20);
+    const { client, workspaceId } = await funded(service, 20);
     const agentId = await imageAgent(client);
     const created = ok(await client.post("/api/v1/actions/images.generate", { agent_id: agentId, variables: { subject: "a lighthouse" }, count: 2 }));
     expect(created).toMatchObject({ object: "generation", status: "pending", agent_id: agentId, prompt: "A watercolour of a lighthouse", credits_consumed: 8, credits: { cost: 8, charged: 8, balance_after: 12, held: true } });
@@ -174,7 +157,7 @@ describe("images.generate", () => {
     const events = await eventsOf(workspaceId, "generation.");
     expect(events.map((event) => event.type)).toEqual(["generation.completed"]);
     expect((events[0]!.data as Row).object).toMatchObject({ generation_id: created.generation_id, status: "completed", output_urls: done.output_urls });
-    expect(await balanceOf(workspaceId)).toBe(12);
+    expect(await balanceOf(service, workspaceId)).toBe(12);
     // The hold's ledger row names the operation and books both image calls.
     const hold = (await ledger(workspaceId)).find((row) => row.action_type === "images.generate")!;
     expect(hold).toMatchObject({ amount: -8, reference_id: created.generation_id });
@@ -182,7 +165,7 @@ describe("images.generate", () => {
   });
 
   it("a failure after the first image keeps it, reports the 4 credits already spent, and refunds the other 4", async () => {
-    const { client, workspaceId } = await funded(20);
+    const { client, workspaceId } = await funded(service, 20);
     const agentId = await imageAgent(client);
     standIn().failNext("openai.images.generations", { status: 500, after: 1 });
     const created = ok(await client.post("/api/v1/actions/images.generate", { agent_id: agentId, variables: { subject: "a comet" }, count: 2 }));
@@ -194,35 +177,35 @@ describe("images.generate", () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]![0]).toBe("generation.failed");
     expect(failed[0]![1]).toMatchObject({ object: { generation_id: created.generation_id, status: "failed" }, credits_consumed: 4, credits_refunded: 4, error_code: "upstream_error" });
-    expect(await balanceOf(workspaceId)).toBe(16);
+    expect(await balanceOf(service, workspaceId)).toBe(16);
     expect((await ledger(workspaceId)).map((row) => [row.action_type, row.amount])).toEqual([["grant", 20], ["images.generate", -8], ["refund", 4]]);
   });
 
   it("refuses what it cannot run before anything is held: another type of agent, a missing variable", async () => {
-    const { client, workspaceId } = await funded(20);
+    const { client, workspaceId } = await funded(service, 20);
     const video = await client.post("/api/v1/agents", { agent_name: "Director", agent_type: "video" });
     expect(refused(await client.post("/api/v1/actions/images.generate", { agent_id: video.body.agent_id }), 422, "validation_failed").param).toBe("agent_id");
     const agentId = await imageAgent(client);
     const missing = refused(await client.post("/api/v1/actions/images.generate", { agent_id: agentId }), 422, "validation_failed");
     expect(missing.details.issues[0]).toMatchObject({ path: "variables.subject", type: "any.required" });
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
     expect(await prisma().generation.count({ where: { workspace_id: workspaceId } })).toBe(0);
   });
 });
 
 describe("music.generate and music.get_task", () => {
   it("queues a song, hosts its track, emits music.completed; get_task shows progress and fresh links", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     const created = ok(await client.post("/api/v1/actions/music.generate", { prompt: "A calm piano loop", title: "Morning" }));
     expect(created).toMatchObject({ object: "music_generation", status: "pending", title: "Morning", provider: "fal", model_id: "fal-ai/ace-step", credits_consumed: 10, credits: { cost: 10, charged: 10, held: true } });
     const id = created.generation_id as string;
     const pending = ok(await client.get(`/api/v1/actions/music.get_task?generation_id=${id}`));
     expect(pending.progress).toBeGreaterThanOrEqual(0);
 
-    const done = await until("the song", async () => {
+    const done = await waitFor("the song", async () => {
       const task = ok(await client.get(`/api/v1/actions/music.get_task?generation_id=${id}`));
       return task.status === "completed" || task.status === "failed" ? task : undefined;
-    });
+    }, 30_000, 100);
     expect(done).toMatchObject({ status: "completed", progress: 100, credits_consumed: 10, error_message: null });
     expect(done.tracks).toHaveLength(1);
     const track = done.tracks[0];
@@ -241,28 +224,28 @@ describe("music.generate and music.get_task", () => {
     const operation = await prisma().operation.findFirstOrThrow({ where: { subject_id: id } });
     expect(operation).toMatchObject({ kind: "music", status: "completed", credits_spent: 10, checkpoint: { request_id: expect.any(String) } });
     expect(standIn().calls((call) => call.route === "fal.submit" && call.at >= 0).length).toBeGreaterThanOrEqual(1);
-    expect(await balanceOf(workspaceId)).toBe(20);
+    expect(await balanceOf(service, workspaceId)).toBe(20);
   });
 
   it("a failed song emits music.failed with its credits refunded", async () => {
-    const { client, workspaceId } = await funded(30);
+    const { client, workspaceId } = await funded(service, 30);
     standIn().failNext("fal.submit", { status: 500 });
     const created = ok(await client.post("/api/v1/actions/music.generate", { style: "lo-fi", instrumental: true }));
-    const done = await until("the song to fail", async () => {
+    const done = await waitFor("the song to fail", async () => {
       const task = ok(await client.get(`/api/v1/actions/music.get_task?generation_id=${created.generation_id}`));
       return task.status === "failed" ? task : undefined;
-    });
+    }, 30_000, 100);
     expect(done).toMatchObject({ status: "failed", credits_consumed: 0, tracks: null });
     expect(done.error_message).toMatch(/^upstream_error: /);
     const events = await eventsOf(workspaceId, "music.");
     expect(events.map((event) => event.type)).toEqual(["music.failed"]);
     expect(events[0]!.data).toMatchObject({ refunded_credits: 10, error_code: "upstream_error" });
-    expect(await balanceOf(workspaceId)).toBe(30);
+    expect(await balanceOf(service, workspaceId)).toBe(30);
   });
 
   it("another workspace's song is 403 on music.get_task", async () => {
-    const owner = await funded(30);
-    const intruder = await funded(0);
+    const owner = await funded(service, 30);
+    const intruder = await funded(service, 0);
     const created = ok(await owner.client.post("/api/v1/actions/music.generate", { prompt: "A march" }));
     refused(await intruder.client.get(`/api/v1/actions/music.get_task?generation_id=${created.generation_id}`), 403, "workspace_mismatch");
   });
@@ -270,7 +253,7 @@ describe("music.generate and music.get_task", () => {
 
 describe("an image generation retaken after its worker died", () => {
   it("resumes from its checkpoint: the image already paid for is not drawn again", async () => {
-    const { client, workspaceId } = await funded(20);
+    const { client, workspaceId } = await funded(service, 20);
     const agentId = await imageAgent(client);
     // Queue it while its queue cannot take the job, so nothing runs it yet.
     const jobs = service.service.jobs;
@@ -293,6 +276,6 @@ describe("an image generation retaken after its worker died", () => {
     expect(done).toMatchObject({ status: "completed", credits_consumed: 12 });
     expect(done.output_urls).toHaveLength(3);
     expect(standIn().calls("openai.images.generations").length - before).toBe(2);
-    expect(await balanceOf(workspaceId)).toBe(8);
+    expect(await balanceOf(service, workspaceId)).toBe(8);
   });
 });

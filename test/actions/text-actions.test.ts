@@ -4,8 +4,8 @@
 // their scopes, other workspaces, test keys and unknown fields; this file proves what they answer,
 // what they cost and what the ledger and the outbox say.
 import { describe, expect, it } from "vitest";
-import { addCredits } from "../../src/credits/ledger.js";
-import { createFixture, useService, useStandIn, type ApiResponse, type Fixture } from "../support/service.js";
+import { balanceOf, funded } from "../support/action-calls.js";
+import { useService, useStandIn, type ApiResponse } from "../support/service.js";
 
 const overrides = {};
 // Retries are the provider layer's (test/providers-failures.test.ts); here a failure is final at once.
@@ -16,13 +16,6 @@ const standIn = () => providers.standIn;
 
 type Row = Record<string, any>;
 
-async function funded(amount: number): Promise<Fixture> {
-  const fixture = await createFixture(service);
-  if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-  return fixture;
-}
-
-const balanceOf = async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance;
 const ledger = (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] });
 const outbox = (workspaceId: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, orderBy: { seq: "asc" } });
 
@@ -40,7 +33,7 @@ function refused(response: ApiResponse, status: number, code: string): Row {
 
 describe("instructions.generate", () => {
   it("writes an instruction set with the text model, holds 1 credit and settles it, and books the model's usage", async () => {
-    const { client, workspaceId, keyId } = await funded(10);
+    const { client, workspaceId, keyId } = await funded(service, 10);
     const before = standIn().calls("openai.chat").length;
     const body = ok(await client.post("/api/v1/actions/instructions.generate", { topic: "How tides work", lang: "fr" }));
     expect(body).toMatchObject({ object: "instruction_set", topic: "How tides work", language: "fr", livemode: true, credits: { cost: 1, charged: 1, balance_after: 9, held: false } });
@@ -58,13 +51,13 @@ describe("instructions.generate", () => {
     expect(rows.map((row) => [row.action_type, row.amount])).toEqual([["grant", 10], ["instructions.generate", -1]]);
     expect(rows[1]).toMatchObject({ key_id: keyId, request_id: body.request_id });
     expect(rows[1]!.metadata).toMatchObject({ kind: "hold", credits_spent: 1, usage: [{ capability: "text", provider: "openai", model: "gpt-4.1-mini", usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) } }] });
-    expect(await balanceOf(workspaceId)).toBe(9);
+    expect(await balanceOf(service, workspaceId)).toBe(9);
     const events = (await outbox(workspaceId)).map((event) => [event.type, (event.data as Row).object.credits_spent]);
     expect(events).toEqual([["action.completed", 1]]);
   });
 
   it("answers a GraphQL selection of the typed result, and a test key a quote without calling the model", async () => {
-    const fixture = await funded(10);
+    const fixture = await funded(service, 10);
     const graphql = await fixture.client.graphql(`mutation { instructions_generate(input: {topic: "Bread"}) { ... on InstructionsGenerateResult { object title instructions { step } credits { cost charged } } } }`);
     expect(graphql.body.errors, graphql.text).toBeUndefined();
     expect(graphql.body.data.instructions_generate).toMatchObject({ object: "instruction_set", title: expect.any(String), credits: { cost: 1, charged: 1 } });
@@ -72,7 +65,7 @@ describe("instructions.generate", () => {
 
     const test = await fixture.newKey({ mode: "test" });
     const calls = standIn().calls().length;
-    const balance = await balanceOf(fixture.workspaceId);
+    const balance = await balanceOf(service, fixture.workspaceId);
     const quoted = await test.client.post("/api/v1/actions/instructions.generate", { topic: "Bread" });
     expect(ok(quoted)).toEqual({
       object: "action_quote",
@@ -87,17 +80,17 @@ describe("instructions.generate", () => {
     const viaGraphql = await test.client.graphql(`mutation { instructions_generate(input: {topic: "Bread"}) { __typename ... on ActionQuote { credits { cost charged } } } }`);
     expect(viaGraphql.body.data.instructions_generate).toEqual({ __typename: "ActionQuote", credits: { cost: 1, charged: 0 } });
     expect(standIn().calls().length).toBe(calls);
-    expect(await balanceOf(fixture.workspaceId)).toBe(balance);
+    expect(await balanceOf(service, fixture.workspaceId)).toBe(balance);
   });
 
   it("a provider failure is 502 upstream_error naming the provider; the hold comes back and action.failed is recorded", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     standIn().failNext("openai.chat", { status: 500 });
     const error = refused(await client.post("/api/v1/actions/instructions.generate", { topic: "Volcanoes" }), 502, "upstream_error");
     expect(error).toMatchObject({ type: "api_error", retryable: true, details: { provider: "openai", capability: "text", model: "gpt-4.1-mini" } });
     expect(error.message).toMatch(/openai/i);
     expect(JSON.stringify(error)).not.toContain("sk-standin");
-    expect(await balanceOf(workspaceId)).toBe(10);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
     const rows = await ledger(workspaceId);
     expect(rows.map((row) => [row.action_type, row.amount])).toEqual([["grant", 10], ["instructions.generate", -1], ["refund", 1]]);
     expect(rows[2]!.metadata).toMatchObject({ kind: "release", hold_transaction_id: rows[1]!.transaction_id });
@@ -105,7 +98,7 @@ describe("instructions.generate", () => {
   });
 
   it("a balance that cannot pay is 402 before any model call", async () => {
-    const { client, workspaceId } = await funded(0);
+    const { client, workspaceId } = await funded(service, 0);
     const calls = standIn().calls().length;
     const error = refused(await client.post("/api/v1/actions/instructions.generate", { topic: "Comets" }), 402, "insufficient_credits");
     expect(error.details).toMatchObject({ required: 1, available: 0, shortfall: 1 });
@@ -116,7 +109,7 @@ describe("instructions.generate", () => {
 
 describe("instructions.generate_with_news", () => {
   it("searches the last week's news once, writes from it, and answers the search's own hits as sources", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     standIn().answerNext("searxng.search", {
       query: "ignored",
       results: [
@@ -142,7 +135,7 @@ describe("instructions.generate_with_news", () => {
 
 describe("playground.random_prompt", () => {
   it("answers an image prompt with its parts, from a theme or from nothing", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     for (const input of [{ theme: "the sea", style: "ukiyo-e" }, {}]) {
       const body = ok(await client.post("/api/v1/actions/playground.random_prompt", input));
       expect(body).toMatchObject({ object: "image_prompt", prompt: expect.any(String), subject: expect.any(String), style: expect.any(String), credits: { cost: 1, charged: 1 } });
@@ -154,7 +147,7 @@ describe("playground.random_prompt", () => {
 
 describe("scripts.ideas", () => {
   it("pitches at most `count` subjects and charges one credit for each it answers", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const body = ok(await client.post("/api/v1/actions/scripts.ideas", { topic: "Home coffee roasting", count: 3, format: "short" }));
     expect(body).toMatchObject({ object: "script_ideas", topic: "Home coffee roasting", format: "short" });
     const answered = body.ideas.length as number;
@@ -162,11 +155,11 @@ describe("scripts.ideas", () => {
     expect(answered).toBeLessThanOrEqual(3);
     for (const idea of body.ideas) expect(Object.keys(idea).sort()).toEqual(["angle", "audience", "hook", "title"]);
     expect(body.credits).toEqual({ cost: answered, charged: answered, balance_after: 10 - answered, held: false });
-    expect(await balanceOf(workspaceId)).toBe(10 - answered);
+    expect(await balanceOf(service, workspaceId)).toBe(10 - answered);
   });
 
   it("spends only what ran: 4 asked, 2 answered, 2 charged, the rest of the hold back", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const two = [1, 2].map((n) => ({ title: `Idea ${n}`, angle: "An angle", hook: "A hook", audience: "Everyone" }));
     standIn().answerNext("openai.chat", { ideas: two });
     const body = ok(await client.post("/api/v1/actions/scripts.ideas", { topic: "Kites", count: 4 }));
@@ -176,11 +169,11 @@ describe("scripts.ideas", () => {
     expect(rows.map((row) => [row.action_type, row.amount])).toEqual([["grant", 10], ["scripts.ideas", -4], ["refund", 2]]);
     expect(rows[2]!.metadata).toMatchObject({ kind: "settle" });
     expect(rows[1]!.metadata).toMatchObject({ credits_spent: 2 });
-    expect(await balanceOf(workspaceId)).toBe(8);
+    expect(await balanceOf(service, workspaceId)).toBe(8);
   });
 
   it("the same idempotency_key and input answer the stored result, spending nothing and calling no model", async () => {
-    const { client, workspaceId } = await funded(10);
+    const { client, workspaceId } = await funded(service, 10);
     const input = { topic: "Night photography", count: 2, idempotency_key: "ideas-night-1" };
     const first = ok(await client.post("/api/v1/actions/scripts.ideas", input));
     const chats = standIn().calls("openai.chat").length;
@@ -188,17 +181,17 @@ describe("scripts.ideas", () => {
     expect(again.ideas).toEqual(first.ideas);
     expect(again.credits).toEqual({ cost: 2, charged: 0, balance_after: null, held: false });
     expect(standIn().calls("openai.chat").length).toBe(chats);
-    expect(await balanceOf(workspaceId)).toBe(10 - first.credits.charged);
+    expect(await balanceOf(service, workspaceId)).toBe(10 - first.credits.charged);
     // The key is the caller's own: another input with it is a conflict; another workspace may use it.
     const conflict = refused(await client.post("/api/v1/actions/scripts.ideas", { ...input, topic: "Day photography" }), 409, "idempotency_conflict");
     expect(conflict.param).toBe("idempotency_key");
-    const other = await funded(10);
+    const other = await funded(service, 10);
     expect(ok(await other.client.post("/api/v1/actions/scripts.ideas", input)).credits.charged).toBeGreaterThan(0);
     expect(await prisma().actionCallResult.count({ where: { idempotency_key: "ideas-night-1" } })).toBe(2);
   });
 
   it("a failed call frees its idempotency_key, so the retry runs", async () => {
-    const { client } = await funded(10);
+    const { client } = await funded(service, 10);
     const input = { topic: "Bees", count: 1, idempotency_key: "ideas-bees" };
     standIn().failNext("openai.chat", { status: 500 });
     refused(await client.post("/api/v1/actions/scripts.ideas", input), 502, "upstream_error");

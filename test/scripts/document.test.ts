@@ -67,8 +67,10 @@ describe("paragraphs", () => {
     const points = await prisma().scriptSnapshot.findMany({ where: { script_id: scriptId }, orderBy: { created_at: "asc" } });
     expect(points.map((point) => [point.reason, point.action])).toEqual([["auto", "scripts.insert_paragraph"], ["auto", "scripts.set_paragraph_text"]]);
     expect((points[1]!.document as Row).paragraphs.map((row: Row) => row.text)).toEqual(["Draft words."]);
-    // The same words again change nothing and log nothing.
-    expect(ok(await call(client, "set_paragraph_text", { script_id: scriptId, paragraph_id: paragraph.paragraph_id, text: "Final words, now longer." })).edit_id).toBeNull();
+    // The same words again change nothing and log nothing: no restore point, the revision stays.
+    const same = ok(await call(client, "set_paragraph_text", { script_id: scriptId, paragraph_id: paragraph.paragraph_id, text: "Final words, now longer." }));
+    expect(same).toMatchObject({ edit_id: null, revision: edited.revision });
+    expect(await prisma().scriptSnapshot.count({ where: { script_id: scriptId } })).toBe(2);
   });
 
   it("refuses a paragraph of another script with 404, and another workspace's script with 403", async () => {

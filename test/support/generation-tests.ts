@@ -5,10 +5,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect } from "vitest";
-import { addCredits } from "../../src/credits/ledger.js";
+import { afterAll, beforeAll } from "vitest";
 import { FFMPEG_PATH } from "../../src/media/binaries.js";
-import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Fixture } from "./service.js";
+import { balanceOf, funded, ledgerOf } from "./action-calls.js";
+import { isolatedEnvironment, useService, useStandIn } from "./service.js";
+import { waitFor } from "./wait.js";
 
 const run = promisify(execFile);
  
@@ -39,50 +40,25 @@ export function useGenerationService(name: string) {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  async function funded(amount: number): Promise<Fixture> {
-    const fixture = await createFixture(service);
-    if (amount > 0) await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount, actionType: "grant" }));
-    return fixture;
-  }
-
   return {
     service,
     prisma,
     standIn: () => providers.standIn,
     images,
-    funded,
-    balanceOf: async (workspaceId: string) => (await prisma().workspace.findUniqueOrThrow({ where: { workspace_id: workspaceId } })).credit_balance,
-    ledger: (workspaceId: string) => prisma().creditTransaction.findMany({ where: { workspace_id: workspaceId }, orderBy: [{ created_at: "asc" }, { transaction_id: "asc" }] }),
+    funded: (amount: number) => funded(service, amount),
+    balanceOf: (workspaceId: string) => balanceOf(service, workspaceId),
+    ledger: (workspaceId: string) => ledgerOf(service, workspaceId),
     eventsOf: (workspaceId: string, prefix: string) => prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: { startsWith: prefix } }, orderBy: { seq: "asc" } }),
     /** The generation once it completed or failed. */
     finished: (generationId: string) =>
-      until("the generation to finish", async () => {
+      waitFor("the generation to finish", async () => {
         const row = await prisma().generation.findUniqueOrThrow({ where: { generation_id: generationId } });
         return row.status === "completed" || row.status === "failed" ? row : undefined;
-      }),
+      }, 30_000, 100),
   };
 }
 
-export function ok(response: ApiResponse): Row {
-  expect(response.status, response.text).toBe(200);
-  return response.body as Row;
-}
-
-export function refused(response: ApiResponse, status: number, code: string): Row {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.error, response.text).toMatchObject({ code });
-  return response.body.error as Row;
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { ok, refused } from "./action-calls.js";
 
 export async function download(url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const response = await fetch(url);

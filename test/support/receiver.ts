@@ -58,21 +58,6 @@ export async function startReceiver(respond: Responder = answer(200)): Promise<R
   return receiver;
 }
 
-/** Polls until `check` returns something truthy; fails naming `what` after the deadline. */
-export async function waitFor<T>(
-  what: string | (() => string),
-  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "function" ? what() : what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** `t=<unix>,v1=<hex>[,v1=<hex>]` taken apart; undefined when t is missing or not a number. */
 export function parseSignatureHeader(header: string | string[] | undefined): { t: string; v1: string[] } | undefined {
   if (typeof header !== "string") return undefined;

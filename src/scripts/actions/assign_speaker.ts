@@ -5,11 +5,9 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, paragraphIds, request } from "../../actions/catalog/define.js";
-import { openForWrite } from "../document.js";
-import { paragraphsOf } from "../paragraphs.js";
-import { paragraphShape, presentParagraph, presentSpeaker, speakerShape } from "../present.js";
+import { paragraphsAnswer, setParagraphsField } from "../paragraph-fields.js";
+import { presentSpeaker, speakerShape } from "../present.js";
 import { speakerOf } from "../speakers.js";
-import { echoedRequest } from "../summary.js";
 
 export default defineAction({
   name: "scripts.assign_speaker",
@@ -24,38 +22,21 @@ export default defineAction({
   }),
   weight: 1,
   purpose: "an empty `speaker_id` gives lines back to the base speaker",
-  output: z.object({
-    object: z.literal("script_paragraphs"),
-    script_id: z.string(),
-    speaker: speakerShape.describe("Who speaks them now."),
-    paragraphs: z.array(paragraphShape).describe("The paragraphs named, in document order, as they are now."),
-    changed: z.array(z.object({ paragraph_id: z.string(), edit_id: z.string() })).describe("Those whose speaker changed."),
-    revision: z.number().int(),
-    request: echoedRequest,
-  }),
+  output: paragraphsAnswer("speaker", { speaker: speakerShape.describe("Who speaks them now.") }),
   async example(setup) {
     const script = await setup.action("scripts.create", { title: "Example" });
     const guest = await setup.action("scripts.add_speaker", { script_id: script.script_id, name: "Guest" });
     const paragraph = await setup.action("scripts.insert_paragraph", { script_id: script.script_id, text: "My turn to speak." });
     return { script_id: script.script_id, paragraph_ids: [(paragraph.paragraph as { paragraph_id: string }).paragraph_id], speaker_id: (guest.speaker as { speaker_id: string }).speaker_id };
   },
-  async run({ tx, graphql }, input) {
-    const write = await openForWrite(tx, graphql, input.script_id, "scripts.assign_speaker");
-    const speaker = await speakerOf(tx, input.script_id, { speaker_id: input.speaker_id?.trim() || undefined }, "base");
-    const speakerId = speaker.is_base ? null : speaker.speaker_id;
-    const rows = await paragraphsOf(tx, input.script_id, input.paragraph_ids);
-    const changed = [];
-    const paragraphs = [];
-    for (const row of rows) {
-      if (row.speaker_id === speakerId) {
-        paragraphs.push(presentParagraph(row));
-        continue;
-      }
-      const updated = await tx.scriptParagraph.update({ where: { paragraph_id: row.paragraph_id }, data: { speaker_id: speakerId } });
-      changed.push({ paragraph_id: row.paragraph_id, edit_id: await write.edit({ paragraphId: row.paragraph_id, kind: "paragraph.speaker", before: { speaker_id: row.speaker_id }, after: { speaker_id: speakerId } }) });
-      paragraphs.push(presentParagraph(updated));
-    }
-    const script = changed.length ? await write.done() : await write.unchanged();
-    return { object: "script_paragraphs" as const, script_id: input.script_id, speaker: presentSpeaker(speaker), paragraphs, changed, revision: script.revision, request: input.request ?? null };
+  async run(call, input) {
+    // The speaker is found once the script is locked, before the paragraphs are.
+    let speaker: Awaited<ReturnType<typeof speakerOf>> | undefined;
+    const { object, script_id, ...rest } = await setParagraphsField(call, "scripts.assign_speaker", input, async (tx) => {
+      speaker = await speakerOf(tx, input.script_id, { speaker_id: input.speaker_id?.trim() || undefined }, "base");
+      const speakerId = speaker.is_base ? null : speaker.speaker_id;
+      return { kind: "paragraph.speaker", key: "speaker_id", current: (row) => row.speaker_id, next: () => speakerId, data: (speaker_id) => ({ speaker_id }) };
+    });
+    return { object, script_id, speaker: presentSpeaker(speaker!), ...rest };
   },
 });

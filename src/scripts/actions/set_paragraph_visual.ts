@@ -7,10 +7,8 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, prompt, request, text } from "../../actions/catalog/define.js";
 import { Prisma } from "../../generated/prisma/client.js";
-import { openForWrite } from "../document.js";
-import { sameJson } from "../paragraphs.js";
-import { paragraphShape, presentParagraph, presentVisual } from "../present.js";
-import { echoedRequest, paragraphOf } from "../summary.js";
+import { paragraphAnswer, setParagraphField } from "../paragraph-fields.js";
+import { presentVisual } from "../present.js";
 
 export default defineAction({
   name: "scripts.set_paragraph_visual",
@@ -28,41 +26,30 @@ export default defineAction({
   }),
   weight: 1,
   purpose: "what is on screen while the paragraph is spoken",
-  output: z.object({
-    object: z.literal("script_paragraph"),
-    script_id: z.string(),
-    paragraph: paragraphShape,
-    edit_id: z.string().nullable().describe("The edit log entry (null when nothing changed)."),
-    revision: z.number().int(),
-    request: echoedRequest,
-  }),
+  output: paragraphAnswer("The edit log entry (null when nothing changed)."),
   async example(setup) {
     const script = await setup.action("scripts.create", { title: "Example" });
     const paragraph = await setup.action("scripts.insert_paragraph", { script_id: script.script_id, text: "The city wakes up." });
     return { script_id: script.script_id, paragraph_id: (paragraph.paragraph as { paragraph_id: string }).paragraph_id, direction: "Slow aerial over rooftops at dawn", kind: "broll", broll_keywords: ["city dawn", "rooftops"] };
   },
-  async run({ tx, graphql }, input) {
-    const write = await openForWrite(tx, graphql, input.script_id, "scripts.set_paragraph_visual");
-    const row = await paragraphOf(tx, input.script_id, input.paragraph_id);
-    const before = presentVisual(row.visual);
-    const base = before ?? { direction: null, kind: null, broll_keywords: [], image_prompt: null };
-    const cleared = (value: string | undefined, current: string | null) => (value === undefined ? current : value.trim() === "" ? null : value);
-    const keywords = input.broll_keywords?.map((keyword) => keyword.trim()).filter((keyword) => keyword !== "");
-    const merged = {
-      direction: cleared(input.direction, base.direction),
-      kind: input.kind ?? base.kind,
-      broll_keywords: keywords ?? base.broll_keywords,
-      image_prompt: cleared(input.image_prompt, base.image_prompt),
-    };
-    const empty = merged.direction === null && merged.kind === null && merged.broll_keywords.length === 0 && merged.image_prompt === null;
-    const after = empty ? null : merged;
-    if (sameJson(before, after)) {
-      const script = await write.unchanged();
-      return { object: "script_paragraph" as const, script_id: input.script_id, paragraph: presentParagraph(row), edit_id: null, revision: script.revision, request: input.request ?? null };
-    }
-    const updated = await tx.scriptParagraph.update({ where: { paragraph_id: row.paragraph_id }, data: { visual: after ?? Prisma.DbNull } });
-    const editId = await write.edit({ paragraphId: row.paragraph_id, kind: "paragraph.visual", before: { visual: before }, after: { visual: after } });
-    const script = await write.done();
-    return { object: "script_paragraph" as const, script_id: input.script_id, paragraph: presentParagraph(updated), edit_id: editId, revision: script.revision, request: input.request ?? null };
-  },
+  run: (call, input) =>
+    setParagraphField(call, "scripts.set_paragraph_visual", input, {
+      kind: "paragraph.visual",
+      key: "visual",
+      current: (row) => presentVisual(row.visual),
+      next(before) {
+        const base = before ?? { direction: null, kind: null, broll_keywords: [], image_prompt: null };
+        const cleared = (value: string | undefined, current: string | null) => (value === undefined ? current : value.trim() === "" ? null : value);
+        const keywords = input.broll_keywords?.map((keyword) => keyword.trim()).filter((keyword) => keyword !== "");
+        const merged = {
+          direction: cleared(input.direction, base.direction),
+          kind: input.kind ?? base.kind,
+          broll_keywords: keywords ?? base.broll_keywords,
+          image_prompt: cleared(input.image_prompt, base.image_prompt),
+        };
+        const empty = merged.direction === null && merged.kind === null && merged.broll_keywords.length === 0 && merged.image_prompt === null;
+        return empty ? null : merged;
+      },
+      data: (visual) => ({ visual: visual ?? Prisma.DbNull }),
+    }),
 });
