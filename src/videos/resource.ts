@@ -4,7 +4,7 @@ import { defineResource } from "../registry/resource.js";
 import { linkedIdsField } from "../resources/linked-ids.js";
 import { TIMELINE_FIELD_RULES } from "./timeline/index.js";
 
-export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
+import { VIDEO_FORMATS } from "../contract.js";
 
 export const videos = defineResource({
   name: "videos",
