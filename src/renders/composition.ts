@@ -7,6 +7,7 @@
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../videos/resource.js";
 import { compositionShape, type Composition, type LayerOf } from "../videos/timeline/composition.js";
+import { fillMergeFields } from "../videos/timeline/merge-fields.js";
 
 /** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
 export const RENDER_FORMATS = VIDEO_FORMATS;
@@ -37,8 +38,13 @@ export function mediaLayers(composition: Composition): { index: number; layer: L
 
 const PREFIX = "composition";
 
-/** Parses a composition, or throws 422 validation_failed with every issue under `composition.`. */
-export function parseComposition(value: unknown): Composition {
+/**
+ * Parses a composition, or throws 422 validation_failed with every issue under `composition.`.
+ * Its `{{name}}` merge fields are filled from `options.merge` first; a name without a value is a
+ * 422 at `merge.<name>` (a composition that still holds a placeholder never reaches a render).
+ */
+export function parseComposition(stored: unknown, options: { merge?: Readonly<Record<string, string | number | boolean>> } = {}): Composition {
+  const value = stored === null || stored === undefined ? stored : fillMergeFields(stored, options.merge ?? {}, PREFIX);
   if (value === null || value === undefined) {
     throw validationFailed([{ path: PREFIX, message: "The video has no composition.", type: "any.required" }]);
   }
