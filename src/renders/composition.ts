@@ -13,12 +13,8 @@ import { fillMergeFields } from "../videos/timeline/merge-fields.js";
 export const RENDER_FORMATS = VIDEO_FORMATS;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
-/** Output picture size of each video_format. */
-export const FORMAT_SIZES: Readonly<Record<RenderFormat, { width: number; height: number }>> = {
-  portrait: { width: 1080, height: 1920 },
-  landscape: { width: 1920, height: 1080 },
-  square: { width: 1080, height: 1080 },
-};
+/** Output picture size of each video_format (src/videos/timeline/frame.ts, with the safe areas). */
+export { FORMAT_SIZES } from "../videos/timeline/frame.js";
 
 export function isRenderFormat(value: unknown): value is RenderFormat {
   return typeof value === "string" && (RENDER_FORMATS as readonly string[]).includes(value);
