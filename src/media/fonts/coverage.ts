@@ -9,8 +9,8 @@ export type Font = fontkit.Font;
 const opened = new Map<string, Font>();
 
 function asFont(loaded: fontkit.Font | fontkit.FontCollection, face: string | undefined, label: string): Font {
-  if ("fonts" in loaded && Array.isArray((loaded as fontkit.FontCollection).fonts)) {
-    const collection = loaded as fontkit.FontCollection;
+  if ("fonts" in loaded && Array.isArray((loaded).fonts)) {
+    const collection = loaded;
     const picked = face ? collection.getFont(face) : collection.fonts[0];
     if (!picked) throw new Error(`${label} has no face ${face ?? ""}`);
     return picked;

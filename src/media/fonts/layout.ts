@@ -16,7 +16,7 @@ import type { Font } from "./coverage.js";
 export type TextAlign = "left" | "center" | "right";
 
 /** A shaped piece of text, in font units. */
-interface Shaped {
+export interface Shaped {
   glyphs: Glyph[];
   /** Pen position of each glyph and its offsets (x, y), in font units. */
   positions: { x: number; dx: number; dy: number }[];
@@ -80,9 +80,10 @@ const bidi = bidiFactory();
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const shapedCache = new WeakMap<Font, Map<string, Shaped>>();
 
-function shape(font: Font, text: string, rtl: boolean): Shaped {
+/** A piece of text shaped in a font, in font units (cached per font). */
+export function shape(font: Font, text: string, rtl: boolean): Shaped {
   let cache = shapedCache.get(font);
-  if (!cache) shapedCache.set(font, (cache = new Map()));
+  if (!cache) shapedCache.set(font, (cache = new Map<string, Shaped>()));
   const key = `${rtl ? "r" : "l"}${text}`;
   let shaped = cache.get(key);
   if (!shaped) {

@@ -1,6 +1,6 @@
 // Where captions go: each group's words wrapped in the band of the frame's safe area, at the
-// style's size or smaller until the group fits in `max_lines` lines and a third of the safe
-// height, so no caption is cut off or runs out of the frame. Used by the save-time check
+// style's size or smaller until the group fits in `max_lines` lines (or, for a long one, in more
+// lines) and a third of the safe height, so no caption is cut off or runs out of the frame. Used by the save-time check
 // (./text-checks.ts) and the caption drawing (src/renders/text/captions.ts).
 import { layoutText, type TextBlock } from "../../media/fonts/layout.js";
 import type { Font } from "../../media/fonts/coverage.js";
@@ -60,23 +60,32 @@ export function planCaption(group: SubtitleGroup, style: SubtitleStyle, frame: F
   const band = captionBand(frame);
   const { text, words } = captionText(group, style);
   const lay = (size: number) => layoutText({ text, font, size, width: band.width, align: "center", lineHeight: style.line_height, inkMargin: style.outline_width });
-  const fits = (block: TextBlock) => block.lines.length <= style.max_lines && block.height <= band.maxHeight;
-  let block = lay(style.font_size);
-  let overflow: string | undefined;
-  if (!fits(block)) {
-    let low = minCaptionSize(style);
-    let high = style.font_size - 1;
+  const strict = (block: TextBlock) => block.lines.length <= style.max_lines && block.height <= band.maxHeight;
+  const loose = (block: TextBlock) => block.height <= band.maxHeight && !block.brokeWord;
+  /** The largest size in [low, high] whose block passes, or undefined. */
+  const largest = (low: number, high: number, passes: (block: TextBlock) => boolean): TextBlock | undefined => {
     let best: TextBlock | undefined;
     while (low <= high) {
       const middle = Math.floor((low + high) / 2);
       const candidate = lay(middle);
-      if (fits(candidate)) {
+      if (passes(candidate)) {
         best = candidate;
         low = middle + 1;
       } else high = middle - 1;
     }
-    block = best ?? lay(minCaptionSize(style));
-    if (!best) overflow = `The caption "${text.slice(0, 60)}${text.length > 60 ? "…" : ""}" needs ${block.lines.length} lines (${Math.ceil(block.height)} px) even at ${block.size} px; max_lines is ${style.max_lines} and a caption may be ${band.maxHeight} px high. Give fewer words per group.`;
+    return best;
+  };
+  // At its size if it fits in max_lines; else shrunk, down to 60% of the size, to fit them; else
+  // as large as fits the band's height in more lines; else, down to the smallest size, in any way.
+  let block = lay(style.font_size);
+  let overflow: string | undefined;
+  if (!strict(block)) {
+    const smallest = minCaptionSize(style);
+    const best = largest(Math.max(smallest, Math.round(style.font_size * 0.6)), style.font_size - 1, strict)
+      ?? largest(smallest, style.font_size - 1, loose)
+      ?? largest(smallest, style.font_size - 1, (candidate) => candidate.height <= band.maxHeight);
+    block = best ?? lay(smallest);
+    if (!best) overflow = `The caption "${text.slice(0, 60)}${text.length > 60 ? "…" : ""}" needs ${block.lines.length} lines (${Math.ceil(block.height)} px) even at ${block.size} px; a caption may be ${band.maxHeight} px high. Give fewer words per group.`;
   }
   return { block, text, words, top: captionTop(style, frame, block.height), ...(overflow && { overflow }) };
 }

@@ -38,3 +38,12 @@ export function frameOf(format: string | null | undefined): Frame {
   const known = (FRAME_FORMATS as readonly string[]).includes(format ?? "") ? (format as FrameFormat) : "landscape";
   return { ...FORMAT_SIZES[known], safe: SAFE_AREAS[known] };
 }
+
+/** The frame of a format whose size this is (the composition's frame at a render's scale), else a 5% margin frame. */
+export function frameOfSize(width: number, height: number): Frame {
+  const format = FRAME_FORMATS.find((name) => Math.abs(FORMAT_SIZES[name].width - width) <= 2 && Math.abs(FORMAT_SIZES[name].height - height) <= 2);
+  if (format) return frameOf(format);
+  const x = Math.round(width * 0.05);
+  const y = Math.round(height * 0.05);
+  return { width, height, safe: { top: y, right: x, bottom: 2 * y, left: x } };
+}
