@@ -88,7 +88,7 @@ export const renderOperation = defineOperationKind({
     try {
       const { composition, size } = renderInput(render);
       workDir = await context.workDir();
-      const media = await downloadMedia(outbound, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
+      const media = await downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
       const outputPath = path.join(workDir, "output.mp4");
       const command = buildRenderCommand({ composition, size, media, workDir, fontFile: FONT_PATH, outputPath, preset: config.renderPreset });
       for (const file of command.files) await writeFile(file.path, file.content);

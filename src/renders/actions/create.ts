@@ -6,6 +6,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, videoFormat } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { recordSchema } from "../../resources/record-schema.js";
+import { assertCompositionDrawable } from "../../videos/timeline/composition-checks.js";
 import { parseComposition } from "../composition.js";
 import { renderOperation } from "../render-operation.js";
 import { presentRender } from "../present.js";
@@ -38,8 +39,11 @@ export default defineAction({
     const video = await videoToRender(tx, graphql, input.video_id);
     // The composition is checked now (a missing one included), so a bad one is a 422 here rather
     // than a failed render later.
-    parseComposition(video.composition);
+    const composition = parseComposition(video.composition);
     const format = renderFormat(input.video_format ?? video.video_format);
+    // Text that fits and fonts that draw it on the render's frame, references of this workspace
+    // with their files: refused here, before the hold, rather than failed later.
+    await assertCompositionDrawable(tx, { workspaceId: graphql.auth.workspaceId, signer: graphql.services.files.signer }, composition, format, { needFiles: true });
     const renderId = newId("render");
     const row = await tx.render.create({
       data: {
