@@ -134,3 +134,15 @@ export function faceFor(family: FontFamily, weight: number): FontFace {
     return distance < bestDistance || (distance === bestDistance && face.weight < best.weight) ? face : best;
   });
 }
+
+/** The catalog as the API lists it (GET /api/v1, `fonts`). */
+export function fontListing(): { name: string; display_name: string; covers: string; weights: number[]; package: string; default: boolean }[] {
+  return [...fontCatalog().values()].map((family) => ({
+    name: family.name,
+    display_name: family.display_name,
+    covers: family.covers,
+    weights: family.faces.map((face) => face.weight),
+    package: family.package,
+    default: family.name === DEFAULT_FONT,
+  }));
+}

@@ -10,7 +10,7 @@ import { mediaSource } from "./media-source.js";
 import { transitionFields } from "./transitions.js";
 import { color, position, seconds, size, timing } from "./values.js";
 
-/** A family of the font catalog (`GET /api/v1/fonts` lists them), or a `{{name}}` merge field. */
+/** A family of the font catalog (GET /api/v1 lists them in `fonts`), or a `{{name}}` merge field. */
 export const fontName = z
   .string()
   .min(1)
@@ -21,11 +21,11 @@ export const fontName = z
     const suggestion = didYouMean(value, allowed);
     context.addIssue({
       code: "custom",
-      message: `Unknown font '${value}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} GET /api/v1/fonts lists the families.`,
+      message: `Unknown font '${value}'.${suggestion ? ` Did you mean '${suggestion}'?` : ""} GET /api/v1 lists the families (fonts).`,
       params: { type: "any.only", allowed, ...(suggestion && { did_you_mean: suggestion }) },
     });
   })
-  .describe("A font family the service ships (GET /api/v1/fonts), e.g. sans, serif, mono, display, noto_sans_arabic, noto_sans_cjk_jp.");
+  .describe("A font family the service ships (listed in GET /api/v1, `fonts`), e.g. sans, serif, mono, display, noto_sans_arabic, noto_sans_cjk_jp.");
 
 export const FONT_WEIGHTS = { thin: 100, extra_light: 200, light: 300, normal: 400, regular: 400, medium: 500, semi_bold: 600, bold: 700, extra_bold: 800, black: 900 } as const;
 
