@@ -68,7 +68,10 @@ describe("the timeline model at save", () => {
     expect(video.blocks).toEqual([{ block_id: "b1", text: "Hello", editor_state: { collapsed: true } }]);
     expect(video.groups).toEqual([{ group_id: "g1", block_ids: ["b1"], colour: "red" }]);
     // Stored as read: defaults filled in, colours as #RRGGBBAA.
-    expect(video.composition).toEqual({ duration: 1, fps: 30, background_color: "#000000FF", layers: [{ type: "text", text: "Hi", start: 0, x: "center", y: "center", font_size: 64, color: "#FFFFFFFF", box_padding: 16 }] });
+    expect(video.composition).toEqual({ duration: 1, fps: 30, background_color: "#000000FF", layers: [{
+      type: "text", text: "Hi", start: 0, x: "center", y: "center", font_size: 64, color: "#FFFFFFFF", box_padding: 16,
+      font: "sans", font_weight: 400, line_height: 1.2, auto_fit: false, stroke_color: "#000000FF", stroke_width: 0,
+    }] });
   });
 
   it("checks faceless_scenes and smart_groups with the shapes faceless.* and smart_groups.* read", async () => {

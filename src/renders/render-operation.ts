@@ -18,6 +18,7 @@ import { FfmpegError } from "../media/ffmpeg.js";
 import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
 import { FORMAT_SIZES, RENDER_FORMATS, isRenderFormat, parseComposition, type Composition } from "./composition.js";
 import { downloadMedia } from "./media.js";
+import { mergeValues, type MergeValues } from "../videos/timeline/merge-fields.js";
 import { DEFAULT_OUTPUT, outputIssues, renderOutput } from "./output-spec.js";
 import { produceRender } from "./produce.js";
 import { MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
@@ -49,11 +50,11 @@ function emit(tx: Tx, type: string, row: { workspace_id: string } & Record<strin
 }
 
 /** The parsed composition and the output size; RenderFailure invalid_composition otherwise. */
-function renderInput(render: { video_format: string | null; video: { composition: unknown; video_format: string | null } | null }): { composition: Composition; formatSize: { width: number; height: number } } {
+function renderInput(render: { video_format: string | null; video: { composition: unknown; video_format: string | null } | null }, merge?: MergeValues): { composition: Composition; formatSize: { width: number; height: number } } {
   if (!render.video) throw new RenderFailure("invalid_composition", "The render names no video.");
   const format = render.video_format ?? render.video.video_format;
   if (!isRenderFormat(format)) throw new RenderFailure("invalid_composition", `video_format '${format}' is not one of ${RENDER_FORMATS.join(", ")}.`);
-  return { composition: parseComposition(render.video.composition), formatSize: FORMAT_SIZES[format] };
+  return { composition: parseComposition(render.video.composition, { merge }), formatSize: FORMAT_SIZES[format] };
 }
 
 function asRenderFailure(error: unknown, workDir: string | undefined, renderId: string): OperationFailure {
@@ -80,7 +81,7 @@ export const renderOperation = defineOperationKind({
   queue: "render",
   // The render record holds its video and format; the operation what renders.create asked of the
   // output (absent on renders queued before outputs existed: an MP4 at the format's size).
-  input: z.strictObject({ output: renderOutput.optional() }),
+  input: z.strictObject({ output: renderOutput.optional(), merge: mergeValues.optional() }),
   maxAttempts: 2,
 
   async onStart(tx, operation) {
@@ -103,12 +104,12 @@ export const renderOperation = defineOperationKind({
     if (!render) throw new RenderFailure("internal_error", "The render record is gone.");
     let workDir: string | undefined;
     try {
-      const { composition, formatSize } = renderInput(render);
+      const { composition, formatSize } = renderInput(render, input.merge);
       const output = input.output ?? DEFAULT_OUTPUT;
       const issue = outputIssues(output, composition.duration)[0];
       if (issue) throw new RenderFailure("invalid_composition", `${issue.path}: ${issue.message}`);
       workDir = await context.workDir();
-      const media = await downloadMedia(outbound, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
+      const media = await downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
       const produced = await produceRender({
         composition, formatSize, output, media, workDir, preset: config.renderPreset, timeoutMs: config.renderTimeoutMs, signal: context.signal,
         progress: (percent) => context.progress(percent),

@@ -5,7 +5,7 @@
 // the track assumes the media plays from the video's start.
 import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition, type SubtitleGroup, type SubtitleStyle } from "../videos/timeline/composition.js";
 import { parseComposition } from "../renders/composition.js";
-import { fitGroups } from "./groups.js";
+import { fitGroups } from "../videos/timeline/caption-groups.js";
 
 export interface SubtitleSource {
   url: string;

@@ -75,7 +75,7 @@ export function buildAss(layer: LayerOf<"subtitles">, size: { width: number; hei
     "[Events]",
     "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
   ];
-  const dialogue = layer.groups
+  const dialogue = (layer.groups ?? [])
     .flatMap((group) => events(group, style, layer.start, layer.end))
     .map(([start, end, text]) => `Dialogue: 0,${assTime(start)},${assTime(end)},Default,,0,0,0,,${text}`);
   return `${[...header, ...dialogue].join("\n")}\n`;

@@ -124,8 +124,11 @@ export default defineAction({
       const start = timed.start_ms / 1000;
       const end = timed.end_ms / 1000;
       if (end > start) {
-        if (audio) layers.push({ type: "audio", start, end, src: audio.url });
-        layers.push({ type: "text", start, end, text: caption(paragraph.text), font_size: 48, box_color: "#00000099", y: "center" });
+        // The take itself by reference (read from storage by the render, whatever the service's
+        // address); a re-timed copy has no record of its own, so its signed link, which the render
+        // also reads from storage.
+        if (audio) layers.push({ type: "audio", start, end, src: audio.rate === 1 ? `take:${audio.take_id}` : audio.url });
+        layers.push({ type: "text", start, end, text: caption(paragraph.text), font_size: 48, box_color: "#00000099", y: "center", auto_fit: true });
       }
       scenes.push({
         scene_index: index,

@@ -18,7 +18,7 @@ import { videos } from "../../videos/resource.js";
 import { subtitleGroup, subtitleStyle } from "../../videos/timeline/composition.js";
 import type { VideoCaptions } from "../../videos/timeline/video-captions.js";
 import { storedComposition, withSubtitles, type SubtitleSource } from "../apply.js";
-import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../groups.js";
+import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../../videos/timeline/caption-groups.js";
 import { fetchMedia } from "../media.js";
 import { DEFAULT_STYLE_PRESET, presetStyle } from "../styles.js";
 import { lockVideo, readVideo, storedCaptions, transcribe, videoMedia, type Transcript } from "../transcribe.js";

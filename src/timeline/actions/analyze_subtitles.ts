@@ -13,7 +13,7 @@ import { videos } from "../../videos/resource.js";
 import { subtitleGroup } from "../../videos/timeline/composition.js";
 import type { VideoCaptions } from "../../videos/timeline/video-captions.js";
 import { storedComposition } from "../../subtitles/apply.js";
-import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../../subtitles/groups.js";
+import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../../videos/timeline/caption-groups.js";
 import { fetchMedia } from "../../subtitles/media.js";
 import { lockVideo, readVideo, storedCaptions, transcribe, videoMedia } from "../../subtitles/transcribe.js";
 

@@ -3,13 +3,13 @@
 // render (src/renders/composition.ts), so a layer the renderer cannot draw is refused when the
 // video is written, with its path and a did-you-mean, not later when it renders.
 import { z } from "zod";
-import { mediaUrl } from "./media-source.js";
+import { mediaSource } from "./media-source.js";
 import { MAX_DURATION_SECONDS, color, position, seconds, size, timing } from "./values.js";
-import { questionLayer, subtitlesLayer, textLayer } from "./text-layers.js";
+import { checkCaptionSource, questionLayer, subtitlesLayer, textLayer } from "./text-layers.js";
 import { transitionFields } from "./transitions.js";
 import { FIT_MODES, LOUDNESS_DEFAULTS, SHAPES, soundFields } from "./sound-and-shape.js";
 
-export { mediaUrl } from "./media-source.js";
+export { mediaSource, mediaUrl } from "./media-source.js";
 export { MAX_DURATION_SECONDS, color, position, seconds, size, timing } from "./values.js";
 export { TRANSITION_TYPES, transition, transitionFields, type Transition, type TransitionType } from "./transitions.js";
 export { FIT_MODES, LOUDNESS_DEFAULTS, SHAPES, SOUND_ROLES } from "./sound-and-shape.js";
@@ -46,7 +46,7 @@ const colorLayer = z.strictObject({ type: z.literal("color"), ...timing, color, 
 const imageLayer = z.strictObject({
   type: z.literal("image"),
   ...timing,
-  src: mediaUrl,
+  src: mediaSource,
   ...box,
   opacity: z.number().min(0).max(1).default(1),
   motion: motion.optional(),
@@ -58,7 +58,7 @@ const imageLayer = z.strictObject({
 const videoLayer = z.strictObject({
   type: z.literal("video"),
   ...timing,
-  src: mediaUrl,
+  src: mediaSource,
   ...box,
   offset: z.number().min(0).default(0).describe("Seconds into the source where the clip begins."),
   volume: z.number().min(0).max(4).default(0).describe("Linear gain of the clip's own sound; 0 (default) leaves it out. Above 0 the source must have sound."),
@@ -74,7 +74,7 @@ const videoLayer = z.strictObject({
 const audioLayer = z.strictObject({
   type: z.literal("audio"),
   ...timing,
-  src: mediaUrl,
+  src: mediaSource,
   volume: z.number().min(0).max(4).default(1).describe("Linear gain: 1 leaves the source as it is."),
   offset: z.number().min(0).default(0).describe("Seconds into the source where playback begins."),
   ...soundFields,
@@ -147,11 +147,7 @@ export const compositionShape = z
       if (item.type === "question" && item.correct !== undefined && item.correct >= item.answers.length) {
         issue(["layers", index, "correct"], `Must be an index of answers (0 to ${item.answers.length - 1}).`, "number.max");
       }
-      if (item.type === "subtitles") {
-        item.groups.forEach((group, groupIndex) => {
-          if (group.end <= group.start) issue(["layers", index, "groups", groupIndex, "end"], "Must be greater than start.", "number.min");
-        });
-      }
+      if (item.type === "subtitles") checkCaptionSource(item, (path, message, type) => issue(["layers", index, ...path], message, type));
     });
   })
   .describe("What a render draws: duration, frame rate, background and layers (docs/timeline.md).");
