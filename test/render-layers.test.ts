@@ -8,7 +8,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
+import { FFMPEG_PATH } from "../src/media/binaries.js";
+import { DEFAULT_OUTPUT } from "../src/renders/output-spec.js";
 import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { buildRenderCommand } from "../src/renders/render-command.js";
@@ -36,9 +37,9 @@ afterAll(async () => {
 async function render(name: string, composition: unknown): Promise<string> {
   const work = await mkdtemp(path.join(dir, `${name}-`));
   const output = path.join(work, "out.mp4");
-  const command = buildRenderCommand({ composition: parseComposition(composition), size: SIZE, media, workDir: work, fontFile: FONT_PATH, outputPath: output, preset: "ultrafast" });
+  const command = await buildRenderCommand({ composition: parseComposition(composition), formatSize: SIZE, output: DEFAULT_OUTPUT, media, workDir: work, outputPath: output, preset: "ultrafast" });
   for (const file of command.files) await writeFile(file.path, file.content);
-  await run(FFMPEG_PATH, command.args.filter((arg) => arg !== "-progress" && arg !== "pipe:1"));
+  await run(FFMPEG_PATH, command.args.filter((arg: string) => arg !== "-progress" && arg !== "pipe:1"));
   return output;
 }
 

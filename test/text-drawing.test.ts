@@ -140,7 +140,7 @@ describe("captions drawn", () => {
     const file = await draw([{ type: "subtitles", words, style: { preset: "karaoke", font_size: 120, emphasis_color: "#FFD400" } }], LANDSCAPE);
     const halves = async (seconds: number) => {
       const found = ink(await framePixels(file, seconds, LANDSCAPE), LANDSCAPE).filter((pixel) => yellowish(pixel.rgb));
-      return [found.filter((pixel) => pixel.x < LANDSCAPE.width / 2).length, found.filter((pixel) => pixel.x >= LANDSCAPE.width / 2).length];
+      return [found.filter((pixel) => pixel.x < LANDSCAPE.width / 2).length, found.filter((pixel) => pixel.x >= LANDSCAPE.width / 2).length] as const;
     };
     const [firstLeft, firstRight] = await halves(0.25);
     const [secondLeft, secondRight] = await halves(0.75);

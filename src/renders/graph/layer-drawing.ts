@@ -6,7 +6,8 @@
 //   carry composition time: the first frame's timestamp is `window.start` (drawers usually end
 //   their chain with `setpts=PTS-STARTPTS+<start>/TB`). The builder then applies the layer's
 //   transitions to that stream (every type) and overlays it at `box.x`, `box.y` on the running
-//   video, shown only inside the window. Text drawn by drawtext on a transparent canvas, or an RGBA
+//   video, shown only inside the window. A stream may be a single frame (a still): the builder
+//   holds it over the window. Text drawn by drawtext on a transparent canvas, or an RGBA
 //   PNG rasterised beforehand and declared with `context.input`, is this kind.
 // - `in_place`: one filter chain (no labels) applied to the running video itself; the chain must
 //   draw only inside the window (e.g. `enable='between(t,a,b)'`, see `enable` in
@@ -70,6 +71,8 @@ export interface LayerContext {
   /** `Math.round(value * scale)`, at least `min` (default 0). */
   px(value: number, min?: number): number;
   fps: number;
+  /** The composition's version: 1 (absent) keeps the defaults of before version 2. */
+  version: 1 | 2;
   /** The part of the composition this run renders (split rendering draws a range). */
   range: TimeWindow;
   /** Declares a file ffmpeg reads as an input; returns its index (use `[${n}:v]` or `[${n}:a]`). */
