@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFace } from "../src/media/fonts/coverage.js";
 import { faceFor, fontCatalog } from "../src/media/fonts/catalog.js";
 import { parseComposition, type LayerOf } from "../src/renders/composition.js";
+import { renderOutput } from "../src/renders/output-spec.js";
+import { produceRender } from "../src/renders/produce.js";
 import { RenderFailure } from "../src/renders/render-failure.js";
 import { TEXT_DRAWERS } from "../src/renders/text/drawers.js";
 import { frameOf } from "../src/videos/timeline/frame.js";
@@ -155,5 +157,30 @@ describe("captions drawn", () => {
     const file = await draw([{ type: "subtitles", vtt, style: { preset: "boxed_word", position: "top", box_color: "#FFD400" } }], LANDSCAPE);
     expect(ink(await framePixels(file, 0.2, LANDSCAPE), LANDSCAPE).filter((pixel) => yellowish(pixel.rgb)).length).toBeGreaterThan(100);
     expect(ink(await framePixels(file, 0.55, LANDSCAPE), LANDSCAPE)).toHaveLength(0);
+  });
+});
+
+describe("text through the render graph", () => {
+  it("renders a text layer with an animation and a wipe transition, scaled to a preview render", async () => {
+    const workDir = await mkdtemp(path.join(dir, "graph-"));
+    const composition = parseComposition({
+      duration: 1.5,
+      fps: 10,
+      background_color: "#203040",
+      layers: [{ type: "text", text: "Wiped in, then typed", font_size: 120, start: 0.2, animation: { type: "word_by_word", duration: 0.4 }, transition_in: { type: "wipe_right", duration: 0.6 } }],
+    });
+    const produced = await produceRender({ composition, formatSize: { width: 1920, height: 1080 }, output: renderOutput.parse({ resolution: "preview" }), media: new Map(), workDir, preset: "ultrafast", timeoutMs: 120_000, progress: () => undefined });
+    const file = produced.files[0]!.path;
+    const size = { width: 640, height: 360 };
+    const count = async (seconds: number) => ink(await framePixels(file, seconds, size), size);
+    expect(await count(0.1)).toHaveLength(0);
+    const half = await count(0.5);
+    const whole = await count(1.2);
+    expect(whole.length).toBeGreaterThan(300);
+    expect(half.length).toBeGreaterThan(0);
+    expect(half.length).toBeLessThan(whole.length * 0.8);
+    // The text is centred on the preview frame: its ink straddles the middle.
+    const xs = whole.map((pixel) => pixel.x);
+    expect(Math.abs(Math.min(...xs) + Math.max(...xs) - size.width)).toBeLessThanOrEqual(6);
   });
 });

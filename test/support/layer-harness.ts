@@ -28,7 +28,7 @@ export async function layerHarness(parent: string, size: { width: number; height
     scale,
     px: (value, min = 0) => Math.max(min, Math.round(value * scale)),
     fps,
-    version: 1,
+    version: 2,
     range: { start: 0, end: Number.POSITIVE_INFINITY },
     input(file: string, input: InputOptions = {}) {
       inputs.push([...(input.loopStillFor !== undefined ? ["-loop", "1", "-framerate", String(fps), "-t", String(input.loopStillFor)] : []), "-i", file]);
