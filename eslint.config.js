@@ -4,6 +4,7 @@
 import js from "@eslint/js";
 import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
+import layers from "./tools/eslint/layers.js";
 
 /** Node's globals, for the plain JavaScript files (TypeScript files get them from @types/node). */
 const nodeGlobals = Object.fromEntries(
@@ -56,6 +57,13 @@ export default defineConfig(
     },
   },
   {
+    // Imports run one way: down the layers, and into another domain only through its index.ts
+    // (tools/eslint/layers.js holds the order; docs/architecture.md, "Layers").
+    files: ["src/**/*.ts", "rest/**/*.ts"],
+    plugins: { cutroom: layers },
+    rules: { "cutroom/layers": "error" },
+  },
+  {
     // The generic layers that drive the Pothos builder through `any` on purpose: they build
     // object, input and filter types for every resource and action from data (the registry, zod
     // schemas), which Pothos's per-type generics cannot express. rest/openapi.ts edits Sofa's
@@ -75,7 +83,7 @@ export default defineConfig(
   {
     // envelop types a plugin's GraphQL arguments as `any` (it supports several graphql-js
     // versions); these plugins hand them straight to graphql-js functions.
-    files: ["src/graphql/guard-plugins.ts", "src/graphql/storable-input.ts"],
+    files: ["src/graphql-endpoint/guard-plugins.ts", "src/graphql-endpoint/storable-input.ts"],
     rules: { "@typescript-eslint/no-unsafe-argument": "off", "@typescript-eslint/no-unsafe-return": "off" },
   },
   {

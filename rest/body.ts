@@ -3,7 +3,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import { MAX_BODY_BYTES } from "../src/contract.js";
 import { assertStorableJson } from "../src/validation/storable.js";
-import { assertJsonContentType } from "../src/http/media-type.js";
+import { assertJsonContentType } from "../src/web/media-type.js";
 
 export function payloadTooLarge(): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
@@ -15,7 +15,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw payloadTooLarge();
   if (text.trim() === "") return undefined;
-  // Only a body declared JSON is read as JSON; form data or text gets 415 (src/http/media-type.ts).
+  // Only a body declared JSON is read as JSON; form data or text gets 415 (src/web/media-type.ts).
   assertJsonContentType(request.headers);
   let body: unknown;
   try {

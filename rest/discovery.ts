@@ -4,8 +4,8 @@
 import { API_VERSION } from "../src/config.js";
 import type { AuthContext } from "../src/context/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
-import { liveAction } from "../src/actions/live.js";
-import { servedOperations } from "../src/registry/served.js";
+import { actionByName } from "../src/actions/catalog.js";
+import { servedOperations } from "../src/resources/served.js";
 import type { ProviderRegistry } from "../src/providers/registry.js";
 import { REQUEST_LIMITS } from "../src/contract.js";
 import { API_BASE_PATH } from "./sofa.js";
@@ -46,7 +46,7 @@ export function describeKeyAccess(auth: AuthContext, providers: ProviderRegistry
       resources.set(resource.name, entry);
       continue;
     }
-    const action = operation.tag === "actions" ? liveAction(operation.path.slice("/actions/".length)) : undefined;
+    const action = operation.tag === "actions" ? actionByName(operation.path.slice("/actions/".length)) : undefined;
     if (!action) continue;
     actions.push({
       name: action.name,

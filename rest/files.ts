@@ -7,7 +7,7 @@ import { ApiError } from "../src/errors/api-error.js";
 import type { Storage, StoredFile, ByteRange } from "../src/storage/storage.js";
 import { FileNotFoundError } from "../src/storage/storage.js";
 import type { FileUrlCheck } from "../src/storage/signed-urls.js";
-import { errorResponse, methodNotAllowed } from "./responses.js";
+import { errorResponse, methodNotAllowed } from "../src/web/responses.js";
 
 const REFUSALS: Record<Exclude<FileUrlCheck, { ok: true }>["reason"], string> = {
   malformed: "This file URL is not a complete signed URL (expires and signature are required).",

@@ -13,10 +13,10 @@ import { API_BASE_PATH, createOperationRunner, createSofaHandler, type Operation
 import { fullRecordSelection, parseSelection, selectedColumns, type RecordSelection } from "./selection.js";
 import { assertOnlyParams, outputFormatParam, parseListQuery } from "./list-query.js";
 import { negotiateFormat, streamExport, type ListPageBody } from "./formats.js";
-import { errorResponse, jsonResponse, methodNotAllowed, printWithEnvelope, withEnvelope } from "./responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed, printWithEnvelope, withEnvelope } from "../src/web/responses.js";
 import { describeKeyAccess } from "./discovery.js";
 import { buildOpenApiDocument } from "./openapi.js";
-import { ACTIONS } from "../src/actions/catalog.js";
+import { actionNames } from "../src/actions/catalog.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
 import { runBulk } from "./bulk.js";
 import { runBatch, type Dispatch } from "./batch.js";
@@ -55,8 +55,8 @@ function notAnObject(): ApiError {
 function routeNotFound(method: string, path: string): ApiError {
   const action = /^\/actions\/([^/]+)$/.exec(path)?.[1];
   if (action) {
-    const declared = ACTIONS.some((candidate) => candidate.name === action);
-    const suggestion = declared ? undefined : didYouMean(action, ACTIONS.map((candidate) => candidate.name));
+    const declared = actionNames().includes(action);
+    const suggestion = declared ? undefined : didYouMean(action, actionNames());
     return new ApiError(
       "not_found",
       declared

@@ -3,10 +3,10 @@
 // error envelopes, the routes outside GraphQL) and without Sofa's own webhook routes.
 import { API_VERSION } from "../src/config.js";
 import { ERROR_CODES } from "../src/errors/codes.js";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import { servedResources } from "../src/registry/resources.js";
 import type { SofaHandler } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
-import { servedOperations } from "../src/registry/served.js";
+import { servedOperations } from "../src/resources/served.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
@@ -346,7 +346,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     paths[path] ??= {};
     paths[path][operation.method.toLowerCase()] = entry;
   }
-  for (const resource of SERVED_RESOURCES.filter((candidate) => candidate.bulk)) {
+  for (const resource of servedResources().filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
   return {

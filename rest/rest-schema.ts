@@ -4,15 +4,14 @@
 // document as query parameters no REST route takes. Operations still execute on the full schema.
 import { MapperKind, mapSchema } from "@graphql-tools/utils";
 import type { GraphQLSchema } from "graphql";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import { servedResources } from "../src/registry/resources.js";
 import { typeNameOf } from "../src/resources/fields.js";
 
-const CHILD_LISTS = new Set(
-  SERVED_RESOURCES.flatMap((resource) => Object.keys(resource.children ?? {}).map((field) => `${typeNameOf(resource)}.${field}`)),
-);
-
 export function restSchemaView(schema: GraphQLSchema): GraphQLSchema {
+  const childLists = new Set(
+    servedResources().flatMap((resource) => Object.keys(resource.children ?? {}).map((field) => `${typeNameOf(resource)}.${field}`)),
+  );
   return mapSchema(schema, {
-    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => (CHILD_LISTS.has(`${typeName}.${fieldName}`) ? null : field),
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => (childLists.has(`${typeName}.${fieldName}`) ? null : field),
   });
 }

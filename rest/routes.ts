@@ -1,9 +1,9 @@
-// The REST route table, derived from the served operations (src/registry/served.ts). It says which
+// The REST route table, derived from the served operations (src/resources/served.ts). It says which
 // operation a path and verb name, and which verbs a path answers at all (anything else is 405).
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import type { ResourceOperation } from "../src/resources/operations.js";
 import { matchOperationPath, pathSegments, type PlatformOperation } from "../src/registry/operations.js";
-import { servedOperations } from "../src/registry/served.js";
+import { servedOperations } from "../src/resources/served.js";
 
 export type RouteTarget =
   | { kind: "resource"; resource: ResourceDefinition; operation: ResourceOperation }

@@ -18,17 +18,17 @@ import {
   type TypeNode,
 } from "graphql";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { executeCompiled } from "../src/graphql/compiled-execution.js";
+import { executeCompiled } from "../src/graphql-endpoint/compiled-execution.js";
 import { createSofa, useSofa } from "sofa-api";
 import { API_VERSION } from "../src/config.js";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import { servedResources } from "../src/registry/resources.js";
 import { platformOperations } from "../src/registry/operations.js";
-import { servedOperations } from "../src/registry/served.js";
+import { servedOperations } from "../src/resources/served.js";
 import { inputJsonSchema } from "../src/resources/input-docs.js";
 import { typeNameOf } from "../src/resources/fields.js";
 import type { GraphQLContext } from "../src/graphql/context.js";
 import { classifyGraphQLError } from "../src/graphql/errors.js";
-import { errorResponse } from "./responses.js";
+import { errorResponse } from "../src/web/responses.js";
 import { matchOperationPath, pathSegments } from "../src/registry/operations.js";
 import { narrowDocument, type RecordSelection } from "./selection.js";
 import { wholeResultDocument } from "./full-selection.js";
@@ -62,7 +62,7 @@ function customScalars(schema: GraphQLSchema): Record<string, unknown> {
     DateTime: { type: "string", format: "date-time" },
     JSON: {},
   };
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of servedResources()) {
     if (resource.routes.includes("create")) scalars[`${typeNameOf(resource)}CreateInput`] = inputJsonSchema(resource, "create");
     if (resource.routes.includes("update")) scalars[`${typeNameOf(resource)}UpdateInput`] = inputJsonSchema(resource, "update");
   }
@@ -110,7 +110,7 @@ export function createSofaHandler(schema: GraphQLSchema) {
 
 export type SofaHandler = ReturnType<typeof createSofaHandler>;
 
-/** An operation as the REST route table matched it (src/registry/served.ts). */
+/** An operation as the REST route table matched it (src/resources/served.ts). */
 export interface OperationTarget {
   rootType: "Query" | "Mutation";
   fieldName: string;

@@ -1,9 +1,9 @@
 // npm start: runs the service with embedded defaults (PGlite under ./data unless DATABASE_URL is
 // set; Redis from REDIS_URL or a private redis-server) and prints the URL, a working key and an
-// admin key that manages keys while the service runs (src/auth/startup-keys.ts).
+// admin key that manages keys while the service runs (src/platform/startup-keys.ts).
 import { loadConfig } from "./config.js";
 import { startService } from "./service.js";
-import { mintStartupKeys } from "./auth/startup-keys.js";
+import { mintStartupKeys } from "./platform/startup-keys.js";
 import { logger } from "./logger.js";
 import { checkMediaTools } from "./media/tool-versions.js";
 

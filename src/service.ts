@@ -14,7 +14,9 @@ import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
 import { seedStaticLibrary } from "./assets/static-library.js";
-import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
+import { JobQueues, type RunningWorkers } from "./jobs/queues.js";
+import { startWorkers } from "./platform/workers.js";
+import { getSchema } from "./platform/schema.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./outbox/live.js";
 import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
@@ -57,6 +59,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const live = createLiveEvents(redisHandle.url);
     const files = await createFileService(database.prisma, config);
     const app = createApp({
+      schema: getSchema(),
       prisma: database.prisma,
       config,
       guards,

@@ -1,6 +1,6 @@
 // The action catalog (src/actions/catalog.ts) against the contract's own tables: the catalog
 // document is kept verbatim in test/fixtures/action-catalog.md, parsed here, and every one of its
-// 151 actions is compared with ACTIONS (name, method, scopes, credits, emits, input field names,
+// 151 actions is compared with allActions() (name, method, scopes, credits, emits, input field names,
 // purpose). Then the catalog's own rules: prices, weights, test modes, strict inputs that answer
 // 422 object.unknown with `allowed`, the bounds the contract states, and the docs tables.
 import { readFileSync } from "node:fs";
@@ -8,9 +8,10 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  ACTIONS, ACTION_NAMES, VIDEO_FIELDS, actionByName, actionInputFields, oneOfInputFields, requiredInputFields,
+  allActions, actionNames, VIDEO_FIELDS, actionByName, actionInputFields, oneOfInputFields, requiredInputFields,
   type ActionDefinition, type ActionPrice,
 } from "../src/actions/catalog.js";
+import "../src/platform/catalogs.js";
 import { ApiError } from "../src/errors/api-error.js";
 import { isLiveAction } from "../src/actions/framework/action.js";
 import { generatedDocs, withGenerated } from "../src/actions/docs-tables.js";
@@ -88,7 +89,7 @@ function schemaOf(action: ActionDefinition): z.ZodObject {
 }
 
 function objectInputs(): ActionDefinition[] {
-  return ACTIONS.filter((action) => action.input !== VIDEO_FIELDS);
+  return allActions().filter((action) => action.input !== VIDEO_FIELDS);
 }
 
 /** Runs parseOrThrow and returns the 422 it must throw. */
@@ -195,14 +196,14 @@ function answersList(action: ActionDefinition): boolean {
 /** Inputs beyond the catalog's, each a documented extension (docs/renders.md, "Outputs" and "Merge fields"). */
 const INPUT_EXTENSIONS: Readonly<Record<string, readonly string[]>> = { "renders.create": ["merge", "output"] };
 
-describe("ACTIONS matches the contract", () => {
+describe("allActions() matches the contract", () => {
   it("declares the same 151 names, no more and no fewer: families in the catalog's order, names alphabetical within one", () => {
-    expect(ACTIONS).toHaveLength(151);
-    expect([...ACTION_NAMES].sort()).toEqual(SPEC.map((action) => action.name).sort());
-    expect(ACTIONS.filter((action) => action.credits)).toHaveLength(CREDIT_ACTIONS);
+    expect(allActions()).toHaveLength(151);
+    expect([...actionNames()].sort()).toEqual(SPEC.map((action) => action.name).sort());
+    expect(allActions().filter((action) => action.credits)).toHaveLength(CREDIT_ACTIONS);
     const familyOrder = [...new Set(SPEC.map((action) => action.name.split(".")[0]!))];
     const expected = [...SPEC.map((action) => action.name)].sort((a, b) => familyOrder.indexOf(a.split(".")[0]!) - familyOrder.indexOf(b.split(".")[0]!) || a.localeCompare(b));
-    expect(ACTION_NAMES).toEqual(expected);
+    expect(actionNames()).toEqual(expected);
   });
 
   it.each(SPEC.map((spec) => [spec.name, spec] as const))("%s: method, scopes, credits, emits, input fields, purpose", (name, spec) => {
@@ -227,7 +228,7 @@ describe("ACTIONS matches the contract", () => {
   });
 
   it("marks videos.create and videos.update, and only those, with the video fields", () => {
-    expect(ACTIONS.filter((action) => action.input === VIDEO_FIELDS).map((action) => action.name)).toEqual([
+    expect(allActions().filter((action) => action.input === VIDEO_FIELDS).map((action) => action.name)).toEqual([
       "videos.create",
       "videos.update",
     ]);
@@ -235,7 +236,7 @@ describe("ACTIONS matches the contract", () => {
 
   it("requires script_id on every script action except list, create, models, voices and ideas", () => {
     const exempt = ["scripts.list", "scripts.create", "scripts.models", "scripts.voices", "scripts.ideas"];
-    for (const action of ACTIONS.filter((candidate) => candidate.family === "scripts")) {
+    for (const action of allActions().filter((candidate) => candidate.family === "scripts")) {
       const required = requiredInputFields(action);
       if (exempt.includes(action.name)) expect(required, action.name).not.toContain("script_id");
       else expect(required, action.name).toContain("script_id");
@@ -250,7 +251,7 @@ describe("ACTIONS matches the contract", () => {
 
 describe("prices, weights and test modes", () => {
   it("gives every credit action a whole positive price and no other action a price", () => {
-    for (const action of ACTIONS) {
+    for (const action of allActions()) {
       if (action.credits) {
         expect(Number.isInteger(action.price.credits), action.name).toBe(true);
         expect(action.price.credits, action.name).toBeGreaterThanOrEqual(1);
@@ -265,7 +266,7 @@ describe("prices, weights and test modes", () => {
   });
 
   it("puts an execute scope on every action that spends credits", () => {
-    for (const action of ACTIONS.filter((candidate) => candidate.credits)) {
+    for (const action of allActions().filter((candidate) => candidate.credits)) {
       expect(action.scopes.some((scope) => scope.endsWith(":execute")), action.name).toBe(true);
     }
   });
@@ -280,7 +281,7 @@ describe("prices, weights and test modes", () => {
   });
 
   it("defaults every count that prices a call, so the units are known before anything runs", () => {
-    for (const action of ACTIONS) {
+    for (const action of allActions()) {
       if (!action.credits) continue;
       for (const field of [action.price.unit_field, action.price.times_field]) {
         if (field === undefined) continue;
@@ -293,11 +294,11 @@ describe("prices, weights and test modes", () => {
   });
 
   it("weighs free actions 1 and credit actions 1, 2 or 5", () => {
-    for (const action of ACTIONS) {
+    for (const action of allActions()) {
       if (action.credits) expect([1, 2, 5], action.name).toContain(action.weight);
       else expect(action.weight, action.name).toBe(1);
     }
-    expect(ACTIONS.filter((action) => action.credits && action.weight === 1).map((action) => action.name)).toEqual([
+    expect(allActions().filter((action) => action.credits && action.weight === 1).map((action) => action.name)).toEqual([
       "publishing.schedule_post",
     ]);
     for (const name of ["renders.create", "images.generate", "scripts.voice", "scripts.film", "music.generate", "timeline.whisper_analyze"]) {
@@ -309,8 +310,8 @@ describe("prices, weights and test modes", () => {
   });
 
   it("simulates every action in test mode except flows.execute", () => {
-    expect(ACTIONS.filter((action) => action.testMode === "unsupported").map((action) => action.name)).toEqual(["flows.execute"]);
-    for (const action of ACTIONS) expect(["simulate", "unsupported"]).toContain(action.testMode);
+    expect(allActions().filter((action) => action.testMode === "unsupported").map((action) => action.name)).toEqual(["flows.execute"]);
+    for (const action of allActions()) expect(["simulate", "unsupported"]).toContain(action.testMode);
   });
 });
 
@@ -505,8 +506,8 @@ describe("docs", () => {
 
   it("the generated tables list every action once, and every credit action's price", () => {
     const table = rows(doc("actions.md"));
-    expect([...table.keys()]).toEqual([...ACTION_NAMES]);
-    for (const action of ACTIONS) {
+    expect([...table.keys()]).toEqual([...actionNames()]);
+    for (const action of allActions()) {
       const [, method, scopes, spends, weight, testMode, required, live] = table.get(action.name)!;
       expect([method, scopes, spends, Number(weight), testMode, live], action.name).toEqual([
         action.method, action.scopes.join(", "), action.credits ? "yes" : "no", action.weight, action.testMode, isLiveAction(action) ? "yes" : "not yet",
@@ -514,8 +515,8 @@ describe("docs", () => {
       expect(required, action.name).toBe(requiredCell(action));
     }
     const prices = rows(doc("credits.md"));
-    expect([...prices.keys()].sort()).toEqual(ACTIONS.filter((action) => action.credits).map((action) => action.name).sort());
-    for (const action of ACTIONS) {
+    expect([...prices.keys()].sort()).toEqual(allActions().filter((action) => action.credits).map((action) => action.name).sort());
+    for (const action of allActions()) {
       if (!action.credits) continue;
       const [, amount, per, unitField] = prices.get(action.name)!;
       expect([Number(amount), per, unitField], action.name).toEqual([action.price.credits, action.price.per ?? "call", unitsCell(action.price)]);

@@ -5,7 +5,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIVE_ACTIONS } from "../src/actions/live.js";
+import "../src/platform/catalogs.js";
+import { allActions } from "../src/actions/catalog.js";
 import type { ExampleSetup, LiveAction } from "../src/actions/framework/action.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { EXAMPLE_PAGE_HTML, EXAMPLE_PAGE_PASSAGE, EXAMPLE_PAGE_PATH } from "./support/example-page.js";
@@ -41,7 +42,7 @@ function call(client: Client, action: LiveAction, input: Record<string, unknown>
   return client.get(`/api/v1/actions/${action.name}?${query}`);
 }
 
-const emitting = LIVE_ACTIONS.filter((action) => action.emits.length > 0);
+const emitting = allActions().filter((action) => action.emits.length > 0);
 
 describe("declared events", () => {
   it("are declared by the actions the contract says emit them", () => {
@@ -57,7 +58,7 @@ describe("declared events", () => {
       await prisma().$transaction((tx) => addCredits(tx, { workspaceId: fixture.workspaceId, amount: 500, actionType: "grant" }));
       const setup: ExampleSetup = {
         create: async (resource, body) => (await fixture.client.post(`/api/v1/${resource}`, body)).body,
-        action: async (name, input) => (await call(fixture.client, LIVE_ACTIONS.find((candidate) => candidate.name === name)!, input)).body,
+        action: async (name, input) => (await call(fixture.client, allActions().find((candidate) => candidate.name === name)!, input)).body,
         image: async () => ({ base64: PNG.toString("base64"), url: imageUrl }),
         page: async () => ({ url: new URL(EXAMPLE_PAGE_PATH, imageUrl).toString(), passage: EXAMPLE_PAGE_PASSAGE }),
         site: async () => siteUrls(providers.standIn.url),

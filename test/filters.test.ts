@@ -3,8 +3,9 @@
 // list's `format` parameter.
 import { describe, expect, it } from "vitest";
 import { createFixture, useService, type Client } from "./support/service.js";
+import "../src/platform/catalogs.js";
 import { newId } from "../src/ids.js";
-import { RESOURCES } from "../src/registry/resources.js";
+import { contractResources } from "../src/registry/resources.js";
 import { FILTER_OPERATORS, OPERATORS_BY_KIND, filterableFields } from "../src/resources/filters.js";
 
 const service = useService();
@@ -87,7 +88,7 @@ describe("operators that do not fit a field's type", () => {
     // One request per field and unfitting operator: more than a default minute window holds.
     const { client } = await fixture.newKey({ rateLimits: { minute: 100_000, hour: 100_000, day: 100_000 } });
     let checked = 0;
-    for (const resource of RESOURCES) {
+    for (const resource of contractResources()) {
       for (const field of filterableFields(resource)) {
         const fitting = OPERATORS_BY_KIND[field.kind];
         for (const operator of FILTER_OPERATORS.filter((candidate) => !fitting.includes(candidate))) {

@@ -8,8 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, it, beforeAll } from "vitest";
 import { getNamedType, isObjectType, isScalarType, isEnumType, type GraphQLField, type GraphQLObjectType } from "graphql";
-import { getSchema } from "../src/graphql/schema.js";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import { getSchema } from "../src/platform/schema.js";
+import { servedResources } from "../src/registry/resources.js";
 import { resourceOperations } from "../src/resources/operations.js";
 import { platformOperations } from "../src/registry/operations.js";
 import { LIST_ARGUMENTS } from "../src/resources/list.js";
@@ -53,7 +53,7 @@ function recordFields(resource: ResourceDefinition): string[] {
 function restRoutes(): FuzzRoute[] {
   getSchema(); // platform operations register as their GraphQL fields are defined
   const routes: FuzzRoute[] = [];
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of servedResources()) {
     for (const operation of resourceOperations(resource)) {
       const route = { method: operation.method, path: operation.path, name: `${operation.method} ${operation.path}` };
       if (operation.route === "list") routes.push({ ...route, queryNames: listQueryNames(resource), sortFields: resource.sortable });
@@ -169,7 +169,7 @@ describe("REST: no malformed request gets a 5xx", () => {
   });
 
   it("answers paths outside the route table, with stray slashes, dots and encodings, without a 5xx", async () => {
-    const path = fc.array(fc.oneof(nastySegment, fc.constantFrom(...SERVED_RESOURCES.map((resource) => resource.name)), fc.constant("bulk")), { maxLength: 4 });
+    const path = fc.array(fc.oneof(nastySegment, fc.constantFrom(...servedResources().map((resource) => resource.name)), fc.constant("bulk")), { maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(path, fc.constantFrom(...VERBS), async (segments, method) => {
         await send(method, `/api/v1/${segments.join("/")}`, { body: "{}", headers: { "content-type": "application/json" } });

@@ -1,4 +1,4 @@
-// /graphql runs compiled (graphql-jit, src/graphql/compiled-execution.ts), with two guards:
+// /graphql runs compiled (graphql-jit, src/graphql-endpoint/compiled-execution.ts), with two guards:
 // resolvers see one path object per response path (src/graphql/response-path-plugin.ts), and a
 // document with a variable inside a scalar's literal runs on graphql-js, which passes the variables
 // to the scalar. The nested-list statement budgets under compiled execution are asserted in
@@ -8,8 +8,8 @@ import { execute, parse, type GraphQLResolveInfo } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { describe, expect, it, vi } from "vitest";
 import InternedPathsPlugin, { internedPath } from "../src/graphql/response-path-plugin.js";
-import { hasVariableInScalarLiteral } from "../src/graphql/compiled-execution.js";
-import { getSchema } from "../src/graphql/schema.js";
+import { hasVariableInScalarLiteral } from "../src/graphql-endpoint/compiled-execution.js";
+import { getSchema } from "../src/platform/schema.js";
 import { createFixture, useService } from "./support/service.js";
 
 type Path = GraphQLResolveInfo["path"];

@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate, MIGRATIONS_DIR } from "../src/db/migrate.js";
 import { pgRunner } from "../src/db/sql-runner.js";
-import { modelFields, modelNames } from "../src/registry/datamodel.js";
+import { modelFields, modelNames } from "../src/graphql/datamodel.js";
 import { expectedColumnType, readPrismaSchema, type PrismaSchema } from "./support/prisma-schema.js";
 
 // Read once at collection time (the per-model tests are generated from it). If the file cannot be

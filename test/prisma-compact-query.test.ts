@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import { useService } from "./support/service.js";
 import { compactQuery } from "../src/resources/selection.js";
 import { delegateFor } from "../src/resources/delegate.js";
-import { scalarFields } from "../src/registry/datamodel.js";
+import { scalarFields } from "../src/graphql/datamodel.js";
 import { createWorkspace } from "../src/workspaces/workspace-service.js";
 import { newId } from "../src/ids.js";
 

@@ -1,4 +1,4 @@
-// The request log (contract 4.7; src/logs/request-log-writer.ts, src/logs/resource.ts): every
+// The request log (contract 4.7; src/guards/request-log-writer.ts, src/logs/resource.ts): every
 // answered request is recorded, successes and failures alike, and read back through
 // GET /api/v1/logs (guarded by usage:read) with filters and cursor paging, per workspace only.
 // The writer buffers entries; tests flush it before reading.

@@ -1,7 +1,7 @@
 // REST success bodies end with livemode and request_id (contract 2.1.3): printed onto the record's
 // JSON without copying it, they read exactly as the record with the members added would.
 import { expect, it } from "vitest";
-import { printWithEnvelope, withEnvelope } from "../rest/responses.js";
+import { printWithEnvelope, withEnvelope } from "../src/web/responses.js";
 import { runInRequestContext } from "../src/context/request-context.js";
 import type { AuthContext } from "../src/context/auth-context.js";
 

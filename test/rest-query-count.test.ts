@@ -1,4 +1,4 @@
-// REST answers run compiled (src/graphql/compiled-execution.ts) yet keep the planned loading of
+// REST answers run compiled (src/graphql-endpoint/compiled-execution.ts) yet keep the planned loading of
 // GraphQL: a record with its folder_ids, and a page of them, cost the same few SQL statements for
 // 3 records as for 30, counted on the service's own Prisma client.
 import { expect, it } from "vitest";

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
-import { printedContracts } from "../rest/contracts.js";
+import { printedContracts } from "../src/platform/contracts.js";
 import { API_VERSION } from "../src/config.js";
 
 const SCHEMA_DIR = fileURLToPath(new URL("../schema/", import.meta.url));

@@ -12,14 +12,16 @@ import type { AddressInfo } from "node:net";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SERVED_RESOURCES } from "../src/registry/resources.js";
+import "../src/platform/catalogs.js";
+import { servedResources } from "../src/registry/resources.js";
+import type { ResourceDefinition } from "../src/registry/resource.js";
 import { resourceOperations, requiredScope } from "../src/resources/operations.js";
-import { LIVE_ACTIONS } from "../src/actions/live.js";
+import { allActions } from "../src/actions/catalog.js";
 import { actionSchema } from "../src/actions/framework/input.js";
 import { VIDEO_FIELDS } from "../src/actions/catalog.js";
 import type { ExampleSetup, LiveAction } from "../src/actions/framework/action.js";
 import { SCOPE_GROUPS } from "../src/auth/scopes.js";
-import { datamodel } from "../src/registry/datamodel.js";
+import { datamodel } from "../src/graphql/datamodel.js";
 import { addCredits } from "../src/credits/ledger.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { createFixture, useService, useStandIn, type ApiResponse, type Client, type Fixture } from "./support/service.js";
@@ -103,12 +105,12 @@ function allBut(required: readonly string[], missing: string): string[] {
   return [...new Set([...required.filter((scope) => scope !== missing), ...others])];
 }
 
-function idPath(resource: (typeof SERVED_RESOURCES)[number], id: string) {
+function idPath(resource: ResourceDefinition, id: string) {
   return `/api/v1/${resource.name}/${encodeURIComponent(id)}`;
 }
 
 /** One record of the resource in the fixture's workspace; its id. */
-async function recordOf(resource: (typeof SERVED_RESOURCES)[number], fixture: Fixture): Promise<string> {
+async function recordOf(resource: ResourceDefinition, fixture: Fixture): Promise<string> {
   const seed = SEEDS[resource.name];
   if (seed) return seed(fixture.workspaceId);
   const created = await fixture.client.post(`/api/v1/${resource.name}`, await createPayload(prisma(), resource.name, fixture.workspaceId));
@@ -117,7 +119,7 @@ async function recordOf(resource: (typeof SERVED_RESOURCES)[number], fixture: Fi
 }
 
 describe("every resource route", () => {
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of servedResources()) {
     for (const operation of resourceOperations(resource)) {
       const required = requiredScope(resource, operation);
       const member = operation.path.includes(":");
@@ -173,7 +175,7 @@ function exampleSetup(fixture: Fixture): ExampleSetup & { referencesRecords: boo
     },
     async action(name: string, input: Record<string, unknown>) {
       setup.referencesRecords = true;
-      const answer = await callAction(fixture.client, LIVE_ACTIONS.find((action) => action.name === name)!, input);
+      const answer = await callAction(fixture.client, allActions().find((action) => action.name === name)!, input);
       expect(answer.status, answer.text).toBe(200);
       return answer.body as Record<string, unknown>;
     },
@@ -207,7 +209,7 @@ function callAction(client: Client, action: LiveAction, input: Record<string, un
 const idFields = (action: LiveAction) => (action.input === VIDEO_FIELDS ? ["video_id"] : Object.keys(actionSchema(action).shape).filter((field) => /(^|_)id$|Id$/.test(field)));
 
 describe("every live action", () => {
-  for (const action of LIVE_ACTIONS) {
+  for (const action of allActions()) {
     it(`${action.name}: example, scopes, another workspace, test key, unknown field`, async () => {
       const owner = await createFixture(service);
       await prisma().$transaction((tx) => addCredits(tx, { workspaceId: owner.workspaceId, amount: 500, actionType: "grant" }));

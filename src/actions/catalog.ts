@@ -1,14 +1,15 @@
 // The action catalog (contract document 2): name, method, scopes (all of them required), credit
 // flag and price, extra events, strict input schema, rate-limit weight and test-mode behaviour of
-// each of the 151 actions. A live action declares all of it in its own file
-// (src/<family>/actions/<name>.ts, listed in ./live-actions.generated.ts by `npm run generate`);
-// an action not built yet keeps its declaration in ./catalog/<family>.ts until it moves into its
-// file (`npm run new:action`). The action framework derives the GraphQL fields, REST routes,
-// OpenAPI, scope checks, credit charging and events from the merged list.
+// each of the 151 actions. Each action declares all of it in its own file
+// (src/<family>/actions/<name>.ts); the composition root lists the files
+// (src/platform/actions.generated.ts, written by `npm run generate`) and installs the list here
+// once, at start-up, so that this layer and the ones above it (REST, flows) read the catalog
+// without importing a single action. The action framework derives the GraphQL fields, REST
+// routes, OpenAPI, scope checks, credit charging and events from it.
 // Rules: docs/actions.md; prices: docs/credits.md.
 import type { z } from "zod";
-import { LIVE_ACTION_LIST } from "./live-actions.generated.js";
 import { PRICE_UNITS, VIDEO_FIELDS, oneOfFields, type ActionDefinition } from "./catalog/define.js";
+import type { LiveAction } from "./framework/action.js";
 
 export { VIDEO_FIELDS } from "./catalog/define.js";
 export type { ActionDefinition, ActionPrice } from "./catalog/define.js";
@@ -24,26 +25,49 @@ export const FAMILIES: readonly { family: string; section: string }[] = [
   { family: "scripts", section: "4.8–4.10" },
 ];
 
-/**
- * Declarations of the actions not built yet, spread from ./catalog/<family>.ts. Every action of the
- * contract is live today; a new one starts here (`npm run new:action` moves it into its file).
- */
-const PENDING: readonly ActionDefinition[] = [];
-
 const familyRank = new Map(FAMILIES.map(({ family }, index) => [family, index]));
 
-/** Every action: families in the catalog's order, names in alphabetical order within a family. */
-export const ACTIONS: readonly ActionDefinition[] = Object.freeze(
-  [...PENDING, ...LIVE_ACTION_LIST].sort((a, b) => (familyRank.get(a.family)! - familyRank.get(b.family)!) || a.name.localeCompare(b.name)),
-);
-
-const byName = new Map(ACTIONS.map((action) => [action.name, action]));
-
-export function actionByName(name: string): ActionDefinition | undefined {
-  return byName.get(name);
+interface Installed {
+  /** Families in the catalog's order, names in alphabetical order within a family. */
+  actions: readonly LiveAction[];
+  byName: ReadonlyMap<string, LiveAction>;
 }
 
-export const ACTION_NAMES: readonly string[] = ACTIONS.map((action) => action.name);
+let installed: Installed | undefined;
+
+/**
+ * Takes the catalog's actions (the composition root's generated list), checks its invariants and
+ * keeps it for the process. Installing the same list again is a no-op; another list is refused.
+ */
+export function installActions(list: readonly LiveAction[]): void {
+  const actions = Object.freeze(
+    [...list].sort((a, b) => (familyRank.get(a.family)! - familyRank.get(b.family)!) || a.name.localeCompare(b.name)),
+  );
+  if (installed) {
+    if (installed.actions.length === actions.length && actions.every((action, index) => installed!.actions[index] === action)) return;
+    throw new Error("The action catalog is already installed with another list.");
+  }
+  assertCatalog(actions);
+  installed = { actions, byName: new Map(actions.map((action) => [action.name, action])) };
+}
+
+function catalog(): Installed {
+  if (!installed) throw new Error("The action catalog is not installed: import src/platform/catalogs.ts (the composition root) first.");
+  return installed;
+}
+
+/** Every action of the catalog, in its order. */
+export function allActions(): readonly LiveAction[] {
+  return catalog().actions;
+}
+
+export function actionByName(name: string): LiveAction | undefined {
+  return catalog().byName.get(name);
+}
+
+export function actionNames(): string[] {
+  return catalog().actions.map((action) => action.name);
+}
 
 /** The catalog's own strict schema of an action; undefined for the video marker. */
 function declaredSchema(action: ActionDefinition): z.ZodObject | undefined {
@@ -84,7 +108,7 @@ function assertCatalog(actions: readonly ActionDefinition[]): void {
   const seen = new Set<string>();
   for (const action of actions) {
     const problem = (message: string) => new Error(`Action catalog: ${action.name}: ${message}`);
-    if (seen.has(action.name)) throw problem("declared twice (a live action's pending declaration must leave src/actions/catalog/)");
+    if (seen.has(action.name)) throw problem("declared twice");
     if (!familyRank.has(action.family)) throw problem(`unknown family ${action.family}`);
     seen.add(action.name);
     if (!/^[a-z_]+\.[a-z_]+$/.test(action.name)) throw problem("a name is <family>.<name> in snake_case");
@@ -112,4 +136,3 @@ function assertCatalog(actions: readonly ActionDefinition[]): void {
   }
 }
 
-assertCatalog(ACTIONS);

@@ -1,10 +1,10 @@
 // What agents.execute runs (docs/generation.md, "Agents"): an agent of the caller's workspace, its
-// prompt template rendered with the call's variables (src/images/agent-prompt.ts, Liquid), read
+// prompt template rendered with the call's variables (src/agents/prompt.ts, Liquid), read
 // by the deployment's text model with the agent's name and description as its brief. The answer
 // is text: for an image or video agent, the prompt it would draw from, written out in full.
 import type { GraphQLContext } from "../graphql/context.js";
 import { loadOwned } from "../resources/service.js";
-import { agentPrompt } from "../images/agent-prompt.js";
+import { agentPrompt } from "./prompt.js";
 import { agents } from "./resource.js";
 
 export const EXECUTION_PRICE = 4;

@@ -19,4 +19,5 @@ export const apiKeys = defineResource({
   internal: ["workspace_id", "secret_hash", "previous_secret_hash"],
   serviceSet: [],
   description: "An API key of the workspace: its scopes, allow-lists, limits and state. The secret is shown once, at creation or rotation.",
+  platform: true,
 });

@@ -6,11 +6,11 @@
 import sharp from "sharp";
 import type { AppScreenshotProject } from "../generated/prisma/client.js";
 import type { GraphQLContext } from "../graphql/context.js";
-import { agentPrompt } from "../images/agent-prompt.js";
+import { agentPrompt } from "../agents/index.js";
 import { loadOwned } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
-import { agents } from "../agents/resource.js";
-import { IMAGE_AGENT_TYPE } from "../image_agents/image-agents.js";
+import { agents } from "../agents/index.js";
+import { IMAGE_AGENT_TYPE } from "../image_agents/index.js";
 import { appScreenshotProjects } from "./projects.js";
 
 /** Store screenshot sizes by name (App Store Connect and Google Play), portrait. */

@@ -2,7 +2,7 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Tx } from "../db/transaction.js";
 import type { RateLimits } from "../config.js";
-import type { KeyQuota } from "../guards/quota.js";
+import type { KeyQuota } from "../context/auth-context.js";
 import { newId } from "../ids.js";
 import { mintSecret, type KeyMode } from "./key-secret.js";
 import { PRESETS, scopeGrammarError, type PresetName } from "./scopes.js";

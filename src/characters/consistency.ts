@@ -5,7 +5,7 @@
 // through the URL guard.
 import type { Tx } from "../db/transaction.js";
 import type { GraphQLContext } from "../graphql/context.js";
-import type { ImageSource } from "../generations/media-generation.js";
+import type { ImageSource } from "../generations/index.js";
 import { loadOwned } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
 import { characters } from "./resource.js";

@@ -1,6 +1,7 @@
 // Writes the generated reference tables of docs/actions.md and docs/credits.md (npm run generate).
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import "../platform/catalogs.js";
 import { generatedDocs, withGenerated } from "../actions/docs-tables.js";
 
 const docsDir = fileURLToPath(new URL("../../docs/", import.meta.url));

@@ -2,7 +2,7 @@
 // A test fails when they differ from what the code produces, so they never go stale unseen.
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { printedContracts } from "../../rest/contracts.js";
+import { printedContracts } from "../platform/contracts.js";
 
 const schemaDir = fileURLToPath(new URL("../../schema/", import.meta.url));
 await mkdir(schemaDir, { recursive: true });

@@ -7,7 +7,8 @@
 // and runs only the rest: exactly the writes one uninterrupted call would have made.
 import { deserialize, serialize } from "node:v8";
 import { Prisma } from "../generated/prisma/client.js";
-import type { Tx } from "./transaction.js";
+
+type Tx = Prisma.TransactionClient;
 import { ApiError } from "../errors/api-error.js";
 import type { IdempotentRun } from "../context/request-context.js";
 

@@ -21,4 +21,5 @@ export const events = defineResource({
   internal: ["workspace_id", "seq", "dispatched_at"],
   serviceSet: [],
   description: "Something that happened in the workspace, as sent to webhook endpoints.",
+  platform: true,
 });

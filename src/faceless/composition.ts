@@ -6,8 +6,8 @@
 // visual runs CROSSFADE_SECONDS into the next scene, whose visual fades in over it (a cross-fade;
 // a colour cuts). The narration is one `subtitles` layer on top (libass), its words spread evenly
 // over each scene. Layer types of src/videos/timeline/composition.ts (docs/renders.md).
-import { FORMAT_SIZES, isRenderFormat } from "../renders/composition.js";
-import { presetStyle } from "../subtitles/styles.js";
+import { FORMAT_SIZES, isRenderFormat } from "../renders/index.js";
+import { presetStyle } from "../subtitles/index.js";
 import { narrationGroups } from "./narration.js";
 import type { FacelessScene } from "./scene-shape.js";
 

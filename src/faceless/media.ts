@@ -12,7 +12,7 @@ import type { ProviderAccess } from "../providers/recording.js";
 import type { Media } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";
 import { putBytes } from "../storage/storage.js";
-import { inScratch, measuredMs } from "../scripts/voice/audio.js";
+import { inScratch, measuredMs } from "../scripts/index.js";
 import { LINK_SECONDS } from "./video.js";
 
 /** Picture size asked of the image model for each video format (the frame's aspect). */

@@ -1,9 +1,8 @@
 // Subtitle groups of narration that has no word timings (a faceless scene's text, a slide's
 // caption): each piece's words spread evenly over its time, grouped as subtitles.generate groups
 // transcribed words (src/videos/timeline/caption-groups.ts).
-import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../videos/timeline/caption-groups.js";
-import type { SubtitleGroup } from "../videos/timeline/composition.js";
-import type { TimedWord } from "../videos/timeline/words.js";
+import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../subtitles/index.js";
+import type { SubtitleGroup, TimedWord } from "../videos/index.js";
 
 /** The subtitles layer's limits (src/videos/timeline/composition.ts). */
 const MAX_GROUPS = 5_000;

@@ -1,4 +1,5 @@
 // Flows (automation flows with nodes, edges and variables) and their runs (contract 2.2).
+import { catalogLookup } from "./action-lookup.js";
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
 import { validationFailed } from "../validation/issues.js";
@@ -33,7 +34,6 @@ export const flows = defineResource({
   // cycles are a 422 naming the fault's path (nodes.2.action, edges.1.target).
   async beforeWrite(_tx, { mode, input, existing }) {
     if (mode === "delete" || !input || (input.nodes === undefined && input.edges === undefined)) return;
-    const { catalogLookup } = await import("./action-lookup.js");
     const nodes = input.nodes !== undefined ? input.nodes : existing?.nodes;
     const edges = input.edges !== undefined ? input.edges : existing?.edges;
     const { issues } = checkGraph(nodes, edges, catalogLookup);

@@ -11,7 +11,7 @@
 import sharp from "sharp";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import { emit, moveGeneration, storedFile as imageStoredFile } from "../images/image-generation.js";
+import { generationEvent as emit, moveGeneration, storedFile as imageStoredFile } from "./generation-record.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
 import { ApiError } from "../errors/api-error.js";
@@ -283,6 +283,6 @@ function mediaGenerationKind(capability: "image" | "video", draw: Draw) {
 }
 
 /** Images from prompts, with reference images when given (characters, image launches). */
-export const imageMediaOperation = mediaGenerationKind("image", drawImage);
+export const imageMediaOperation = defineOperationKind(mediaGenerationKind("image", drawImage));
 /** Video clips from prompts (videos_ai, video launches), or a stored clip extended. */
-export const videoMediaOperation = mediaGenerationKind("video", drawVideo);
+export const videoMediaOperation = defineOperationKind(mediaGenerationKind("video", drawVideo));

@@ -8,7 +8,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { newId } from "../ids.js";
 import { loadOwned } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
-import { folders } from "../folders/resource.js";
+import { folders } from "../folders/index.js";
 import { imageMediaOperation, mediaGenerationInput, videoMediaOperation, type MediaGenerationInput } from "./media-generation.js";
 
 export type MediaCapability = "image" | "video";

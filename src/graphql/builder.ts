@@ -7,7 +7,7 @@ import DataloaderPlugin from "@pothos/plugin-dataloader";
 import LoadedColumnsPlugin from "./loaded-column-plugin.js";
 import InternedPathsPlugin from "./response-path-plugin.js";
 import type PrismaTypes from "../generated/pothos-types.js";
-import { datamodel } from "../registry/datamodel.js";
+import { datamodel } from "./datamodel.js";
 import type { GraphQLContext } from "./context.js";
 import { missingScopes } from "../auth/scopes.js";
 import { insufficientScope } from "../auth/scope-refusal.js";

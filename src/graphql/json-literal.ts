@@ -1,7 +1,7 @@
 // How the service's JSON scalars (every `…Input`, and JSON) read a literal written in a document.
 //
 // graphql-js hands parseLiteral the document's variables as a second argument. graphql-jit
-// (src/graphql/compiled-execution.ts) never does, and prints a warning to stderr each time it
+// (src/graphql-endpoint/compiled-execution.ts) never does, and prints a warning to stderr each time it
 // compiles a literal of a scalar whose parseLiteral declares that second parameter. It never gets
 // a document with a variable inside a scalar literal (those run on graphql-js), so the variables
 // are taken as a rest parameter: the same reading, a declared length of 1, no warning.

@@ -1,7 +1,7 @@
 // Every resolver of one request sees the same path object for the same response path.
 //
 // graphql-js builds each link of a response path once and hands it to every field beneath it;
-// graphql-jit (src/graphql/compiled-execution.ts) writes the whole path as a fresh object literal
+// graphql-jit (src/graphql-endpoint/compiled-execution.ts) writes the whole path as a fresh object literal
 // at every resolver call. @pothos/plugin-prisma finds the query plan a parent field recorded by
 // walking `info.path.prev` and looking each link up by identity, so under graphql-jit a nested
 // list never found its parent's plan and loaded itself again (Folder.videos took 6 statements

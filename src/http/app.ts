@@ -15,27 +15,29 @@ import type { IdempotentRun } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
 import type { AuthContext } from "../context/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
-import { createGraphQLHandler } from "../graphql/yoga.js";
-import { getSchema } from "../graphql/schema.js";
+import { createGraphQLHandler } from "../graphql-endpoint/yoga.js";
+import type { GraphQLSchema } from "graphql";
 import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
 import { rateLimitHeaders } from "../guards/rate-limit.js";
 import { fingerprintOf, REFUSAL_STATUSES } from "../guards/idempotency.js";
 import { createRestHandler } from "../../rest/handler.js";
-import { errorResponse, jsonResponse, methodNotAllowed } from "../../rest/responses.js";
+import { errorResponse, jsonResponse, methodNotAllowed } from "../web/responses.js";
 import { healthBody, type HealthDependencies } from "../../rest/health.js";
 import { API_BASE_PATH } from "../../rest/sofa.js";
 import { MAX_BODY_BYTES } from "../contract.js";
-import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "./request-body.js";
+import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "../web/request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
-import { assertGraphQLHttpRequest } from "../graphql/http-request.js";
+import { assertGraphQLHttpRequest } from "../graphql-endpoint/http-request.js";
 import { logger } from "../logger.js";
 import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/review/handler.js";
 import { Response } from "../response.js";
 
 export interface AppDependencies {
+  /** The one schema both surfaces serve (src/platform/schema.ts). */
+  schema: GraphQLSchema;
   prisma: PrismaClient;
   health: HealthDependencies;
   guards: Guards;
@@ -100,8 +102,8 @@ function errorResponseFor(error: unknown, path: string, request: Request): Respo
 
 export function createApp(dependencies: AppDependencies) {
   const { guards } = dependencies;
-  const schema = getSchema();
-  const graphql = createGraphQLHandler();
+  const { schema } = dependencies;
+  const graphql = createGraphQLHandler(schema);
   const rest = createRestHandler(schema);
   const files = createFilesHandler(dependencies.services.files.storage, dependencies.services.files.signer.verify);
   const reference = createReferenceHandler({ openApiDocument: rest.openApiDocument });
@@ -136,7 +138,7 @@ export function createApp(dependencies: AppDependencies) {
   async function execute(request: Request, url: URL, graphqlContext: GraphQLContext, serverContext: NodeServerContext): Promise<Response> {
     try {
       if (url.pathname === "/graphql") {
-        // What /graphql cannot run is refused in our words first (src/graphql/http-request.ts).
+        // What /graphql cannot run is refused in our words first (src/graphql-endpoint/http-request.ts).
         const graphqlBody = await assertGraphQLHttpRequest(request, url);
         return withGraphQLEnvelope(await graphql.fetch(request, { ...serverContext, graphqlContext, graphqlBody } as never));
       }

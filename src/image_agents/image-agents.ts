@@ -9,7 +9,7 @@
 // model this deployment can run (src/providers/catalog.ts). docs/generation.md has the rules.
 // image_agents.generate (an image generation job, as images.generate) and image_agents.status are in actions/.
 import { jsonObject, modelRef, name, prompt, text } from "../actions/catalog/define.js";
-import { agents } from "../agents/resource.js";
+import { agents } from "../agents/index.js";
 import { notFound } from "../errors/api-error.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { Tx } from "../db/transaction.js";

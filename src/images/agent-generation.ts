@@ -1,5 +1,5 @@
 // Starting an image agent's generation, shared by images.generate and image_agents.generate: the
-// agent's prompt filled (src/images/agent-prompt.ts), the records the call names checked, the
+// agent's prompt filled (src/agents/prompt.ts), the records the call names checked, the
 // `generations` row written pending and the image generation operation queued with the call's
 // credits held, all in the call's transaction (src/images/image-generation.ts draws and settles).
 import type { TransactionContext } from "../actions/framework/action.js";
@@ -8,11 +8,10 @@ import { newId } from "../ids.js";
 import { loadOwned } from "../resources/service.js";
 import { presentRecord } from "../resources/selection.js";
 import { validationFailed } from "../validation/issues.js";
-import { agents } from "../agents/resource.js";
-import { folders } from "../folders/resource.js";
-import { generations } from "../generations/resource.js";
-import { videos } from "../videos/resource.js";
-import { agentPrompt } from "./agent-prompt.js";
+import { agentPrompt, agents } from "../agents/index.js";
+import { folders } from "../folders/index.js";
+import { generations } from "../generations/index.js";
+import { videos } from "../videos/index.js";
 import { imageGenerationOperation } from "./image-generation.js";
 
 export const IMAGE_PRICE = 4;

@@ -5,13 +5,8 @@
 //   pending ──► running ──► completed    generation.completed (output_urls, credits_consumed)
 //                   └─────► failed       generation.failed (credits already spent, the rest refunded)
 import { z } from "zod";
-import type { Tx } from "../db/transaction.js";
-import type { Prisma } from "../generated/prisma/client.js";
-import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure, type OperationRow, type Settlement } from "../operations/kind.js";
-import { presentRecord } from "../resources/selection.js";
-import { generations } from "../generations/resource.js";
-import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
+import { generationEvent as emit, moveGeneration, storeMedia, storedFile, type StoredMedia } from "../generations/index.js";
 import { imageFromUrl } from "../providers/user-image.js";
 import { ApiError } from "../errors/api-error.js";
 import type { Media } from "../providers/types.js";
@@ -33,24 +28,7 @@ export const imageGenerationInput = z.strictObject({
   reference_key: z.string().optional(),
 });
 
-/** A stored output as a generation's checkpoint and metadata keep it (shared with src/generations/media-generation.ts). */
-export const storedFile = z.object({
-  key: z.string(),
-  content_type: z.string(),
-  size_bytes: z.number(),
-  width: z.number().nullable(),
-  height: z.number().nullable(),
-});
 const checkpointShape = z.object({ prompt_used: z.string().optional(), files: z.array(storedFile).default([]) });
-
-export async function emit(tx: Tx, type: string, row: Record<string, unknown> & { workspace_id: string }, extra: Record<string, unknown> = {}) {
-  await recordEvent(tx, { workspaceId: row.workspace_id, type, livemode: true, data: { object: presentRecord(generations, row), ...extra } });
-}
-
-export async function moveGeneration(tx: Tx, operation: OperationRow, from: string[], data: Prisma.GenerationUpdateManyMutationInput) {
-  const [row] = await tx.generation.updateManyAndReturn({ where: { generation_id: operation.subject_id, status: { in: from } }, data });
-  return row;
-}
 
 async function fetchedReference(outbound: Parameters<typeof imageFromUrl>[0], url: string, param: string): Promise<Media> {
   try {

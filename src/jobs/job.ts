@@ -4,7 +4,6 @@ import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config } from "../config.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
-import type { OperationKind } from "../operations/kind.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { QuotaService } from "../guards/quota.js";
 
@@ -14,22 +13,25 @@ export interface JobDependencies {
   outbound: OutboundGuard;
   /** Models and local tools, by capability. */
   providers: ProviderRegistry;
-  /** The operation kinds this process runs, by kind (src/jobs/registry.ts). */
-  operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
   /**
    * Keys' monthly quotas, on the Redis counters the API counts them with: a flow's node calls
    * spend credits on the launching key's credits quota as its requests would (src/flows).
    */
   quotas: QuotaService;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
-  enqueue(this: void, job: JobDefinition, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
+  enqueue(this: void, job: JobDefinition<z.ZodType, never>, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }
 
-export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+/**
+ * A job. `D` is what its handler needs from the process: the common dependencies, or more (the
+ * operation jobs also need the operation kinds); the composition root hands every job one object
+ * that has it all (src/platform/workers.ts).
+ */
+export interface JobDefinition<P extends z.ZodType = z.ZodType, D extends JobDependencies = JobDependencies> {
   /** Queue and job name, e.g. maintenance.prune. */
   name: string;
   payload: P;
-  handler(payload: z.output<P>, dependencies: JobDependencies): Promise<unknown>;
+  handler(payload: z.output<P>, dependencies: D): Promise<unknown>;
   /** Runs on a schedule as well as on demand. */
   every?: { milliseconds: number | ((config: Config) => number); payload: z.input<P> };
   /** Attempts before a job is given up (with exponential backoff). */
@@ -45,6 +47,6 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
   limiter?(config: Config): { max: number; durationMs: number } | undefined;
 }
 
-export function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
+export function defineJob<P extends z.ZodType, D extends JobDependencies = JobDependencies>(definition: JobDefinition<P, D>): JobDefinition<P, D> {
   return definition;
 }

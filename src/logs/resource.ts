@@ -1,5 +1,5 @@
 // The request log (contract 4.7): every request the service answered, keyed by request_id and
-// guarded by the `usage` group. Written by the service itself (src/logs/request-log-writer.ts);
+// guarded by the `usage` group. Written by the service itself (src/guards/request-log-writer.ts);
 // read-only through the API; kept for CUTROOM_REQUEST_LOG_RETENTION_DAYS (default 30).
 import { defineResource } from "../registry/resource.js";
 
@@ -20,4 +20,5 @@ export const requestLogs = defineResource({
   internal: ["workspace_id"],
   serviceSet: [],
   description: "One API request: who sent it, what it asked, how it was answered and how long it took.",
+  platform: true,
 });

@@ -7,7 +7,7 @@ import { defineJob } from "../jobs/job.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../guards/idempotency.js";
 import { ANSWERS_FOLDER } from "../actions/framework/binary.js";
 import { fileServiceFor } from "../storage/from-config.js";
-import { deleteOrphanedFiles } from "../scripts/file-orphans.js";
+import { deleteOrphanedFiles } from "../scripts/index.js";
 
 /** Contract 8: delivery log retention. */
 const DELIVERY_RETENTION_MS = 7 * 86_400_000;

@@ -10,7 +10,7 @@ import type { Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
 import { presentRecord } from "../resources/selection.js";
-import { storeMedia } from "../generations/stored-media.js";
+import { storeMedia } from "../generations/index.js";
 import type { FileService } from "../storage/from-config.js";
 import { music } from "./resource.js";
 

@@ -11,15 +11,17 @@ import { defineJob, type JobDefinition } from "../jobs/job.js";
 import { logger } from "../logger.js";
 import { OperationFailure } from "./kind.js";
 import { failOperation, retakeOperation } from "./store.js";
-import { enqueueOperation } from "./worker.js";
+import { enqueueOperation, type OperationJobDependencies } from "./worker.js";
 import { fileServiceFor } from "../storage/from-config.js";
 
 /** Rows looked at per pass; the next pass takes the rest. */
 const BATCH = 200;
 
-export const sweepOperationsJob: JobDefinition = defineJob({
+const sweepPayload = z.strictObject({ request_id: z.string().optional() });
+
+export const sweepOperationsJob: JobDefinition<typeof sweepPayload, OperationJobDependencies> = defineJob<typeof sweepPayload, OperationJobDependencies>({
   name: "operations.sweep",
-  payload: z.strictObject({ request_id: z.string().optional() }),
+  payload: sweepPayload,
   every: { milliseconds: (config) => config.operationSweepMs, payload: {} },
   attempts: 1,
   async handler(_payload, { prisma, config, outbound, providers, enqueue, operationKinds: known }) {

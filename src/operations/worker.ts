@@ -23,20 +23,26 @@ const PROGRESS_INTERVAL_MS = 500;
 /** Prefix of an attempt's working directory (also how orphans of a dead worker are recognised). */
 export const WORK_DIR_PREFIX = "cutroom-op-";
 
-export type OperationKinds = JobDependencies["operationKinds"];
+/** What an operation's job needs beyond every job's dependencies: the kinds this process runs. */
+export interface OperationJobDependencies extends JobDependencies {
+  /** The operation kinds this process runs, by kind (src/platform/operation-kinds.generated.ts). */
+  operationKinds: ReadonlyMap<string, OperationKind<unknown>>;
+}
+
+export type OperationKinds = OperationJobDependencies["operationKinds"];
 
 /** This process's identity as a lease holder. */
 export const WORKER_ID = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
 const operationPayload = z.strictObject({ operation_id: z.string().min(1), request_id: z.string().optional() });
 
-const jobsByQueue = new Map<string, JobDefinition<typeof operationPayload>>();
+const jobsByQueue = new Map<string, JobDefinition<typeof operationPayload, OperationJobDependencies>>();
 
 /** The job of an operation queue (`operations.render`, `operations.music`, ...). */
-export function operationJob(queue: string): JobDefinition<typeof operationPayload> {
+export function operationJob(queue: string): JobDefinition<typeof operationPayload, OperationJobDependencies> {
   let job = jobsByQueue.get(queue);
   if (!job) {
-    job = defineJob({
+    job = defineJob<typeof operationPayload, OperationJobDependencies>({
       name: `operations.${queue}`,
       payload: operationPayload,
       // A lost attempt is retaken by the sweep under a new job id, never by a BullMQ retry.
@@ -80,7 +86,7 @@ function asFailure(error: unknown, operationId: string): OperationFailure {
   return new OperationFailure("internal_error", "The operation failed unexpectedly; it has been logged.");
 }
 
-export async function runOperation(operationId: string, dependencies: JobDependencies): Promise<unknown> {
+export async function runOperation(operationId: string, dependencies: OperationJobDependencies): Promise<unknown> {
   const { prisma, config, operationKinds: kinds } = dependencies;
   const stored = await prisma.operation.findUnique({ where: { operation_id: operationId }, select: { kind: true, status: true, request_id: true } });
   if (!stored || stored.status !== "queued") return { operation_id: operationId, skipped: stored ? `not queued (${stored.status})` : "unknown" };

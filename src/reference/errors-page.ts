@@ -2,7 +2,7 @@
 // code, so every `doc_url` (`{base}/docs/api/errors#<code>`) lands on its own entry.
 import { ERROR_CODES, type ErrorCode } from "../errors/codes.js";
 import { ERROR_CODE_DOCS } from "../errors/code-docs.js";
-import { escapeHtml, page } from "./html.js";
+import { escapeHtml, page } from "../web/html.js";
 
 function entry(code: ErrorCode): string {
   const spec = ERROR_CODES[code];

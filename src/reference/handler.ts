@@ -5,9 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { ApiError } from "../errors/api-error.js";
-import { methodNotAllowed } from "../../rest/responses.js";
+import { methodNotAllowed } from "../web/responses.js";
 import { errorCodesPage } from "./errors-page.js";
-import { DOCS_NAV } from "./html.js";
+import { DOCS_NAV } from "../web/html.js";
 import { Response } from "../response.js";
 
 export const DOCS_PATH = "/docs";

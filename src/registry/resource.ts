@@ -134,6 +134,8 @@ export interface ResourceDefinition {
   /** Fills service-set columns on create (e.g. the creating key as owner). */
   stampOnCreate?(auth: { keyId: string }): Record<string, unknown>;
   description: string;
+  /** A resource of the platform itself, beyond contract table 2.2 (request log, API keys, webhooks, events). */
+  platform?: boolean;
 }
 
 export function defineResource<const R extends ResourceDefinition>(definition: R): R {

@@ -1,62 +1,75 @@
-// Every resource the API serves, in the order of contract table 2.2. Adding one is adding its
-// declaration here.
+// The resources the API serves, as the composition root hands them over: every declaration
+// (`export const … = defineResource(…)` in a domain folder) is listed in
+// src/platform/resources.generated.ts by `npm run generate`, and src/platform/catalogs.ts
+// installs the list here once, at start-up. The generic layers (resources, REST, GraphQL) read it
+// from here and never import a domain.
 import type { ResourceDefinition } from "./resource.js";
-import { videos } from "../videos/resource.js";
-import { folders } from "../folders/resource.js";
-import { scripts } from "../scripts/resource.js";
-import { assets } from "../assets/resource.js";
-import { characters, characterTags } from "../characters/resource.js";
-import { agents, agentExecutions } from "../agents/resource.js";
-import { flows, flowExecutions } from "../flows/resource.js";
-import { slideshows } from "../slideshows/resource.js";
-import { templates, videoStyles, smartGroupConfigs, customVideoTypes } from "../templates/resource.js";
-import { generations, playgroundGenerations } from "../generations/resource.js";
-import { music } from "../music/resource.js";
-import { scheduledPosts, socialAccounts } from "../publishing/resource.js";
-import { renders } from "../renders/resource.js";
-import { backgrounds } from "../backgrounds/resource.js";
-import { voices } from "../voices/resource.js";
-import { creditTransactions } from "../account/resource.js";
-import { requestLogs } from "../logs/resource.js";
-import { apiKeys } from "../api-keys/resource.js";
-import { webhookEndpoints, webhookDeliveries } from "../webhooks/resource.js";
-import { events } from "../events/resource.js";
 
-export const RESOURCES: readonly ResourceDefinition[] = [
-  videos,
-  scripts,
-  folders,
-  assets,
-  characters,
-  agents,
-  flows,
-  slideshows,
-  templates,
-  videoStyles,
-  smartGroupConfigs,
-  customVideoTypes,
-  generations,
-  music,
-  scheduledPosts,
-  socialAccounts,
-  renders,
-  backgrounds,
-  voices,
-  characterTags,
-  agentExecutions,
-  flowExecutions,
-  creditTransactions,
-  playgroundGenerations,
+/**
+ * The order resources are served in (GraphQL types, REST routes, OpenAPI): contract table 2.2,
+ * then the platform's own. A resource not named here comes after them, by name.
+ */
+const SERVED_ORDER = [
+  "videos", "scripts", "folders", "assets", "characters", "agents", "flows", "slideshows", "templates", "video_styles",
+  "smart_group_configs", "custom_video_types", "generations", "music", "scheduled_posts", "social_accounts", "renders",
+  "backgrounds", "voices", "character_tags", "agent_executions", "flow_executions", "credit_transactions",
+  "playground_generations",
+  "logs", "api_keys", "webhooks", "webhook_deliveries", "events",
 ];
 
-/** Resources of the platform itself, beyond table 2.2 (request log, API keys, webhooks, events). */
-const PLATFORM_RESOURCES: readonly ResourceDefinition[] = [requestLogs, apiKeys, webhookEndpoints, webhookDeliveries, events];
+interface Installed {
+  served: readonly ResourceDefinition[];
+  byName: ReadonlyMap<string, ResourceDefinition>;
+}
+
+let installed: Installed | undefined;
+
+function rank(resource: ResourceDefinition): number {
+  const index = SERVED_ORDER.indexOf(resource.name);
+  return index === -1 ? SERVED_ORDER.length : index;
+}
+
+/**
+ * Takes every resource declaration (the composition root's generated list) and keeps them for the
+ * process. Installing the same list again is a no-op; another list is refused.
+ */
+export function installResources(list: readonly ResourceDefinition[]): void {
+  const served = Object.freeze([...list].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)));
+  if (installed) {
+    if (installed.served.length === served.length && served.every((resource, index) => installed!.served[index] === resource)) return;
+    throw new Error("The resource catalog is already installed with another list.");
+  }
+  const byName = new Map<string, ResourceDefinition>();
+  for (const resource of served) {
+    if (byName.has(resource.name)) throw new Error(`Resource ${resource.name} is declared twice.`);
+    byName.set(resource.name, resource);
+  }
+  for (const resource of served) {
+    for (const [column, reference] of Object.entries(resource.references ?? {})) {
+      if (!byName.has(reference.resource)) throw new Error(`${resource.name}.${column} references unknown resource ${reference.resource}`);
+    }
+    for (const [field, child] of Object.entries(resource.children ?? {})) {
+      if (!byName.has(child.resource)) throw new Error(`${resource.name}.${field} lists unknown resource ${child.resource}`);
+    }
+  }
+  installed = { served, byName };
+}
+
+function catalog(): Installed {
+  if (!installed) throw new Error("The resource catalog is not installed: import src/platform/catalogs.ts (the composition root) first.");
+  return installed;
+}
 
 /** Everything served: GraphQL types and fields, REST routes, OpenAPI, discovery. */
-export const SERVED_RESOURCES: readonly ResourceDefinition[] = [...RESOURCES, ...PLATFORM_RESOURCES];
+export function servedResources(): readonly ResourceDefinition[] {
+  return catalog().served;
+}
 
-const RESOURCES_BY_NAME = new Map(SERVED_RESOURCES.map((resource) => [resource.name, resource]));
+/** The resources of contract table 2.2 (not the platform's own: request log, API keys, webhooks, events). */
+export function contractResources(): readonly ResourceDefinition[] {
+  return catalog().served.filter((resource) => !resource.platform);
+}
 
 export function resourceByName(name: string): ResourceDefinition | undefined {
-  return RESOURCES_BY_NAME.get(name);
+  return catalog().byName.get(name);
 }

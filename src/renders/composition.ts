@@ -6,15 +6,14 @@
 // each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../contract.js";
-import { compositionShape, type Composition, type LayerOf } from "../videos/timeline/composition.js";
-import { fillMergeFields } from "../videos/timeline/merge-fields.js";
+import { compositionShape, fillMergeFields, type Composition, type LayerOf } from "../videos/index.js";
 
 /** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
 export const RENDER_FORMATS = VIDEO_FORMATS;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
 /** Output picture size of each video_format (src/videos/timeline/frame.ts, with the safe areas). */
-export { FORMAT_SIZES } from "../videos/timeline/frame.js";
+export { FORMAT_SIZES } from "../videos/index.js";
 
 export function isRenderFormat(value: unknown): value is RenderFormat {
   return typeof value === "string" && (RENDER_FORMATS as readonly string[]).includes(value);

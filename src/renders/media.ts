@@ -15,8 +15,8 @@ import type { Tx } from "../db/transaction.js";
 import { OutboundFetchError, type OutboundGuard } from "../outbound/url-guard.js";
 import type { FileUrlSigner } from "../storage/signed-urls.js";
 import { FileNotFoundError, type Storage } from "../storage/storage.js";
-import { keyBelongsTo, mediaSourcesOf, ownLinkKey, resolveReference, type MediaTarget } from "../videos/timeline/media-references.js";
-import { parseMediaReference } from "../videos/timeline/media-source.js";
+import { keyBelongsTo, mediaSourcesOf, ownLinkKey, resolveReference, type MediaTarget } from "../videos/index.js";
+import { parseMediaReference } from "../videos/index.js";
 import type { Composition } from "./composition.js";
 import { RenderFailure } from "./render-failure.js";
 

@@ -1,7 +1,7 @@
 // Which of a resource's fields the API shows, accepts and ignores, derived from the Prisma model
 // and the resource declaration.
-import type { ModelField } from "../registry/datamodel.js";
-import { scalarFields } from "../registry/datamodel.js";
+import type { ModelField } from "../graphql/datamodel.js";
+import { scalarFields } from "../graphql/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { perResource } from "../registry/per-resource.js";
 

@@ -5,7 +5,7 @@ import { builder } from "../graphql/builder.js";
 import { parseJsonLiteral } from "../graphql/json-literal.js";
 import { LOADED_COLUMN } from "../graphql/loaded-column-plugin.js";
 import type { GraphQLContext } from "../graphql/context.js";
-import type { ModelField } from "../registry/datamodel.js";
+import type { ModelField } from "../graphql/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { apiFieldName, assertAliasesDisplayOnly, idColumn, publicColumns, typeNameOf } from "./fields.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";

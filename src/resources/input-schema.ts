@@ -2,7 +2,7 @@
 // rules. Unknown fields are rejected (422 with `allowed` and `did_you_mean`); fields the service
 // sets (identity, ownership, timestamps) are dropped before validation, as 2.1.2 asks.
 import { z } from "zod";
-import type { ModelField } from "../registry/datamodel.js";
+import type { ModelField } from "../graphql/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import { ignoredInputFields, writableColumns, writableVirtualFields } from "./fields.js";
 import { parseOrThrow } from "../validation/issues.js";

@@ -3,7 +3,7 @@
 // videos.update, renders.list's items), with the same field names and nullability as the resource.
 import { z } from "zod";
 import { perResource } from "../registry/per-resource.js";
-import type { ModelField } from "../registry/datamodel.js";
+import type { ModelField } from "../graphql/datamodel.js";
 import { apiFieldName, publicColumns, typeNameOf } from "./fields.js";
 
 function columnSchema(column: ModelField): z.ZodType {

@@ -3,7 +3,7 @@
 import type { ResourceDefinition } from "../registry/resource.js";
 import { perResource } from "../registry/per-resource.js";
 import { apiFieldName, publicColumns } from "./fields.js";
-import { scalarFields } from "../registry/datamodel.js";
+import { scalarFields } from "../graphql/datamodel.js";
 
 export type PrismaQuery = { select?: Record<string, unknown>; include?: Record<string, unknown>; omit?: Record<string, true> };
 

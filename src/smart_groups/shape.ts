@@ -4,9 +4,9 @@
 // the videos resource checks on every write). smart_groups.generate writes one from the text
 // model, smart_groups.create_qcm from the caller's questions, smart_groups.action runs one of the
 // actions a group declares (`actions`). src/smart_groups/groups.ts reads and writes them.
-import type { SMART_GROUP_TYPES } from "../videos/timeline/smart-groups.js";
+import type { SMART_GROUP_TYPES } from "../videos/index.js";
 
-export { questionItem, rankingItem, dialogueItem, smartGroups, type SmartGroup } from "../videos/timeline/smart-groups.js";
+export { questionItem, rankingItem, dialogueItem, smartGroups, type SmartGroup } from "../videos/index.js";
 
 /** The types smart_groups.generate writes (a qcm comes from the caller's questions). */
 export const GENERATED_TYPES = ["quiz", "ranking", "dialogue"] as const;

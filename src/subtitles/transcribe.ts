@@ -5,10 +5,7 @@ import type { GraphQLContext } from "../graphql/context.js";
 import type { CallProviders } from "../actions/framework/action.js";
 import { loadOwned } from "../resources/service.js";
 import type { Media, TranscriptionResult } from "../providers/types.js";
-import { videos } from "../videos/resource.js";
-import type { TimedWord } from "../videos/timeline/words.js";
-import type { StoredComposition } from "../videos/timeline/composition.js";
-import { videoCaptionsShape, type VideoCaptions } from "../videos/timeline/video-captions.js";
+import { videos, type TimedWord, type StoredComposition, videoCaptionsShape, type VideoCaptions } from "../videos/index.js";
 
 export interface Transcript {
   text: string;

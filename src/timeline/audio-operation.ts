@@ -15,15 +15,11 @@
 // operation already voiced (their audio_key holds the operation's id) and does not voice them twice.
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
-import { voiceSettingsOf, voiceText } from "../faceless/media.js";
-import { LINK_SECONDS } from "../faceless/video.js";
+import { voiceSettingsOf, voiceText, LINK_SECONDS } from "../faceless/index.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind } from "../operations/kind.js";
 import { recordUpdatedIn } from "../resources/service.js";
-import { videos } from "../videos/resource.js";
-import { blocksShape, type Block } from "../videos/timeline/blocks.js";
-import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition } from "../videos/timeline/composition.js";
-import { groupsShape } from "../videos/timeline/groups.js";
+import { videos, blocksShape, type Block, compositionShape, MAX_DURATION_SECONDS, type StoredComposition, groupsShape } from "../videos/index.js";
 import { storedArray } from "./scope.js";
 import { retimeBlocks, retimeGroups } from "./sync.js";
 

@@ -4,8 +4,7 @@
 // block (`block_id`). A scope naming what is not there is a 422 at that field.
 import { z } from "zod";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
-import { blocksShape, type Block } from "../videos/timeline/blocks.js";
-import { groupsShape, type Group } from "../videos/timeline/groups.js";
+import { blocksShape, type Block, groupsShape, type Group } from "../videos/index.js";
 
 export const SCOPES = ["video", "group", "block"] as const;
 

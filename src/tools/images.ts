@@ -2,7 +2,7 @@
 // stored (under generations/<workspace>/<generation>/), and answered with its signed link.
 import sharp from "sharp";
 import { ApiError } from "../errors/api-error.js";
-import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
+import { storeMedia, type StoredMedia } from "../generations/index.js";
 import { imageFromBase64, imageFromUrl } from "../providers/user-image.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { Media, MediaOutput } from "../providers/types.js";

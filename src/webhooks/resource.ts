@@ -25,6 +25,7 @@ export const webhookEndpoints = defineResource({
     },
   },
   description: "A registered receiver of events: its URL, the events it subscribes to, and its state.",
+  platform: true,
 });
 
 export const webhookDeliveries = defineResource({
@@ -60,4 +61,5 @@ export const webhookDeliveries = defineResource({
     },
   },
   description: "One event sent to one endpoint, with every attempt; kept 7 days.",
+  platform: true,
 });

@@ -11,7 +11,6 @@ import { objectTypeOf, unionTypeOf } from "../../graphql/zod-output.js";
 import { definePlatformOperation } from "../../registry/operations.js";
 import { pascal } from "../../resources/filter-inputs.js";
 import type { ActionDefinition } from "../catalog.js";
-import { LIVE_ACTIONS } from "../live.js";
 import type { LiveAction } from "./action.js";
 import { recordFailure, runAction } from "./runner.js";
 import { currentRequestContext } from "../../context/request-context.js";
@@ -61,7 +60,15 @@ function resultType(action: LiveAction): unknown {
   );
 }
 
-for (const action of LIVE_ACTIONS) {
+/**
+ * Adds each action's GraphQL field (and, through its platform operation, its REST route) to the
+ * schema being built. The schema index calls it with the catalog (src/platform/schema.ts).
+ */
+export function defineActionFields(actions: readonly LiveAction[]): void {
+  actions.forEach(defineActionField);
+}
+
+function defineActionField(action: LiveAction): void {
   const fieldName = actionFieldName(action);
   const operation = definePlatformOperation({
     rootType: action.method === "GET" ? "Query" : "Mutation",

@@ -5,7 +5,7 @@ import type { ActionDefinition } from "../catalog.js";
 import { VIDEO_FIELDS } from "../catalog.js";
 import { id } from "../catalog/define.js";
 import { inputSchema } from "../../resources/input-schema.js";
-import { videos } from "../../videos/resource.js";
+import { resourceByName } from "../../registry/resources.js";
 import { ApiError } from "../../errors/api-error.js";
 import { parseOrThrow, unwrap } from "../../validation/issues.js";
 import { pageSize } from "../../resources/list.js";
@@ -41,6 +41,9 @@ function catalogInput(schema: z.ZodObject): ResolvedInput {
  */
 function videoFieldsInput(action: ActionDefinition): ResolvedInput {
   const updates = action.name === "videos.update";
+  // From the catalog, not an import: the framework knows no domain.
+  const videos = resourceByName("videos");
+  if (!videos) throw new Error(`${action.name} takes the videos resource's fields, and no videos resource is served.`);
   const fields = inputSchema(videos, updates ? "update" : "create");
   return {
     // videos.update names the video it changes; videos.create gets a new id.

@@ -39,7 +39,7 @@ export async function recordFailure(context: GraphQLContext, action: ActionDefin
   });
 }
 
-/** The `action.completed` / `action.failed` event of a call (payloads in src/events/catalog.ts). */
+/** The `action.completed` / `action.failed` event of a call (payloads in src/outbox/event-catalog.ts). */
 function actionCallEvent(context: GraphQLContext, action: ActionDefinition, type: "action.completed" | "action.failed", outcome: Record<string, unknown>) {
   return {
     workspaceId: context.auth.workspaceId,

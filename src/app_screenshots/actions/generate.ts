@@ -11,11 +11,10 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
-import { storeMedia } from "../../generations/stored-media.js";
+import { storeMedia, billedGeneration } from "../../generations/index.js";
 import { imageFromUrl } from "../../providers/user-image.js";
 import type { Media } from "../../providers/types.js";
 import { validationFailed } from "../../validation/issues.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
 import { drawSize, exactSize, planScreen, QUALITIES, storeSize } from "../screenshot.js";
 
 const PRICE = 4;

@@ -4,10 +4,10 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, name, prompt } from "../../actions/catalog/define.js";
-import { agents } from "../../agents/resource.js";
+import { agents } from "../../agents/index.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { IMAGE_AGENT_TYPE } from "../../image_agents/image-agents.js";
+import { IMAGE_AGENT_TYPE } from "../../image_agents/index.js";
 import { appScreenshotProjects, globalReferencesInput, nextScreens, presentProject, projectRecord, screensInput } from "../projects.js";
 
 export default defineAction({

@@ -11,10 +11,9 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { agents } from "../../agents/resource.js";
-import { agentPrompt } from "../../images/agent-prompt.js";
-import { generations } from "../../generations/resource.js";
-import { checkModelRef, queueGeneration } from "../../generations/queue-generation.js";
+import { agents } from "../../agents/index.js";
+import { agentPrompt } from "../../agents/index.js";
+import { generations, checkModelRef, queueGeneration } from "../../generations/index.js";
 import { characterLook, characterPrompt, referenceSources } from "../consistency.js";
 import { imageSettings } from "../image-settings.js";
 

@@ -12,8 +12,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { flag, id, integer, modelRef, url } from "../../actions/catalog/define.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
-import { generations } from "../../generations/resource.js";
-import { checkModelRef, queueGeneration } from "../../generations/queue-generation.js";
+import { generations, checkModelRef, queueGeneration } from "../../generations/index.js";
 import { characterLook, characterPrompt, referenceSources } from "../consistency.js";
 
 const PRICE = 4;

@@ -1,7 +1,7 @@
 // image_agents.create (catalog 4.7): a new `agents` record of type image; emits agent.created.
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
-import { agents } from "../../agents/resource.js";
+import { agents } from "../../agents/index.js";
 import { createRecordIn } from "../../resources/service.js";
 import { IMAGE_AGENT_TYPE, checkImageModel, imageAgentFields, imageAgentQuery, imageAgentRecord, presentImageAgent } from "../image-agents.js";
 

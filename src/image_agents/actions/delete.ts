@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id } from "../../actions/catalog/define.js";
-import { agents } from "../../agents/resource.js";
+import { agents } from "../../agents/index.js";
 import { deleteRecordIn } from "../../resources/service.js";
 import { loadImageAgent } from "../image-agents.js";
 

@@ -11,8 +11,8 @@ import { count, id, jsonObject, label, prompt, url } from "../../actions/catalog
 import { notFound } from "../../errors/api-error.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { validationFailed } from "../../validation/issues.js";
-import { generations } from "../../generations/resource.js";
-import { IMAGE_PRICE, oneReference, startAgentImages } from "../../images/agent-generation.js";
+import { generations } from "../../generations/index.js";
+import { IMAGE_PRICE, oneReference, startAgentImages } from "../../images/index.js";
 
 /** The sizes image models draw, by aspect ratio (the nearest shape a model takes). */
 export const ASPECT_SIZES: Readonly<Record<string, string>> = {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, name } from "../../actions/catalog/define.js";
-import { agents } from "../../agents/resource.js";
+import { agents } from "../../agents/index.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { checkImageModel, imageAgentFields, imageAgentQuery, imageAgentRecord, loadImageAgent, presentImageAgent } from "../image-agents.js";
 

@@ -8,7 +8,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { count, flag, id, jsonObject, label, prompt, url } from "../../actions/catalog/define.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { validationFailed } from "../../validation/issues.js";
-import { generations } from "../../generations/resource.js";
+import { generations } from "../../generations/index.js";
 import { IMAGE_PRICE, oneReference, startAgentImages } from "../agent-generation.js";
 
 export default defineAction({

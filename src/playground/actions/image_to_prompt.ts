@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
-import { imagePromptOutput, promptFromImage } from "../../generations/image-prompt.js";
+import { imagePromptOutput, promptFromImage } from "../../generations/index.js";
 import { imageFromUrl } from "../../providers/user-image.js";
 
 export default defineAction({

@@ -4,7 +4,7 @@ import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { text } from "../../actions/catalog/define.js";
-import { imagePromptOutput, promptFromTheme } from "../../generations/image-prompt.js";
+import { imagePromptOutput, promptFromTheme } from "../../generations/index.js";
 
 const SEEDS = [
   "a forgotten lighthouse", "paper lanterns", "a fox in winter", "neon rain", "an abandoned greenhouse", "a brass telescope",

@@ -12,7 +12,7 @@
 // An in-place layer (drawn on the running video) transitions by `blend` of the video with the
 // layer and without it, inside the transition windows only; slides and zooms need the layer as a
 // stream of its own and become a fade there.
-import type { Transition, TransitionType } from "../../videos/timeline/transitions.js";
+import type { Transition, TransitionType } from "../../videos/index.js";
 import { num } from "../filter-values.js";
 import type { GraphState } from "./graph-state.js";
 import type { Box, TimeWindow } from "./layer-drawing.js";

@@ -3,7 +3,7 @@
 // pixels. A group is one event (its emphasised words in the emphasis colour); with
 // `highlight_current_word` a group is one event per word, the word being spoken coloured.
 // No user text is read as ASS markup: braces and backslashes are replaced (see `assText`).
-import type { LayerOf, SubtitleGroup, SubtitleStyle } from "../../videos/timeline/composition.js";
+import type { LayerOf, SubtitleGroup, SubtitleStyle } from "../../videos/index.js";
 
 /** The font family libass finds in the fonts directory (DejaVu Sans, as text layers). */
 export const SUBTITLE_FONT = "DejaVu Sans";

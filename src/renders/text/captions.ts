@@ -6,11 +6,11 @@
 // box behind the spoken word; `word_pop` the words appearing as they are spoken, the spoken one
 // larger and in emphasis_color. Between captions the band is transparent.
 import { shape } from "../../media/fonts/layout.js";
-import { captionBand, planCaption, type CaptionPlan } from "../../videos/timeline/caption-fit.js";
-import { captionGroups } from "../../videos/timeline/caption-groups.js";
-import { frameOfSize } from "../../videos/timeline/frame.js";
-import type { SubtitleGroup } from "../../videos/timeline/text-layers.js";
-import { catalogFont } from "../../videos/timeline/text-fit.js";
+import { captionBand, planCaption, type CaptionPlan } from "../../videos/index.js";
+import { captionGroups } from "../../videos/index.js";
+import { frameOfSize } from "../../videos/index.js";
+import type { SubtitleGroup } from "../../videos/index.js";
+import { catalogFont } from "../../videos/index.js";
 import type { LayerOf } from "../composition.js";
 import type { LayerContext, VisualLayerDrawing } from "../graph/layer-drawing.js";
 import { RenderFailure } from "../render-failure.js";

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { fontFromBytes, missingCharacters, type Font } from "../../media/fonts/coverage.js";
 import { shape, type PlacedPiece } from "../../media/fonts/layout.js";
-import { frameOfSize } from "../../videos/timeline/frame.js";
-import { catalogFont, planText, type TextPlan } from "../../videos/timeline/text-fit.js";
+import { frameOfSize } from "../../videos/index.js";
+import { catalogFont, planText, type TextPlan } from "../../videos/index.js";
 import type { LayerOf } from "../composition.js";
 import type { LayerContext, VisualLayerDrawing } from "../graph/layer-drawing.js";
 import { RenderFailure } from "../render-failure.js";

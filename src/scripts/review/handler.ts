@@ -8,7 +8,7 @@
 import type { PrismaClient } from "../../generated/prisma/client.js";
 import { currentRequestContext } from "../../context/request-context.js";
 import { newId } from "../../ids.js";
-import { assertDeclaredLengthWithin, withBufferedBody } from "../../http/request-body.js";
+import { assertDeclaredLengthWithin, withBufferedBody } from "../../web/request-body.js";
 import { loadDocument } from "../document.js";
 import { chosenRecordings } from "../recordings.js";
 import { languageCode, timeline } from "../timing.js";

@@ -3,7 +3,7 @@
 // input is HTML-escaped. When notes are allowed each paragraph carries a plain form (a POST to
 // `<link>/notes`), and one more form takes a note on the whole script.
 import { createHash } from "node:crypto";
-import { escapeHtml } from "../../reference/html.js";
+import { escapeHtml } from "../../web/html.js";
 
 /** Bounds of a reviewer's note (the form says them too; the server enforces them). */
 export const NOTE_BODY_MAX = 2000;

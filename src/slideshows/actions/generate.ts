@@ -11,7 +11,7 @@ import { ApiError } from "../../errors/api-error.js";
 import { slideshowVisualsOperation } from "../operations.js";
 import { assertIdle, loadSlideshow, type LoadedSlideshow } from "../load.js";
 import { isPending, slidePrompt } from "../slides.js";
-import { jsonColumn } from "../../faceless/video.js";
+import { jsonColumn } from "../../faceless/index.js";
 
 const drawable = (slideshow: LoadedSlideshow) => slideshow.slides.filter((slide) => isPending(slide) && slidePrompt(slide));
 

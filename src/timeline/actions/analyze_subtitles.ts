@@ -9,13 +9,8 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, url } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../videos/resource.js";
-import { subtitleGroup } from "../../videos/timeline/composition.js";
-import type { VideoCaptions } from "../../videos/timeline/video-captions.js";
-import { storedComposition } from "../../subtitles/apply.js";
-import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../../videos/timeline/caption-groups.js";
-import { fetchMedia } from "../../subtitles/media.js";
-import { lockVideo, readVideo, storedCaptions, transcribe, videoMedia } from "../../subtitles/transcribe.js";
+import { videos, subtitleGroup, type VideoCaptions } from "../../videos/index.js";
+import { storedComposition, DEFAULT_WORDS_PER_GROUP, groupWords, fetchMedia, lockVideo, readVideo, storedCaptions, transcribe, videoMedia } from "../../subtitles/index.js";
 
 export default defineAction({
   name: "timeline.analyze_subtitles",

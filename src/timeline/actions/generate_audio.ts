@@ -14,10 +14,8 @@ import type { GraphQLContext } from "../../graphql/context.js";
 import type { Tx } from "../../db/transaction.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { parseOrThrow } from "../../validation/issues.js";
-import { videos } from "../../videos/resource.js";
-import type { Block } from "../../videos/timeline/blocks.js";
-import { voiceSettingsMapShape } from "../../videos/timeline/voice-settings-map.js";
-import { readVideo } from "../../subtitles/transcribe.js";
+import { videos, type Block, voiceSettingsMapShape } from "../../videos/index.js";
+import { readVideo } from "../../subtitles/index.js";
 import { needsVoice, timelineAudioOperation } from "../audio-operation.js";
 import { inScope, SCOPES, timelineOf } from "../scope.js";
 

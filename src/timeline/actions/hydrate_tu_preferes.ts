@@ -11,12 +11,10 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { count, id } from "../../actions/catalog/define.js";
-import { drawStill } from "../../faceless/media.js";
+import { drawStill } from "../../faceless/index.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { videos } from "../../videos/resource.js";
-import { blocksShape, type Block } from "../../videos/timeline/blocks.js";
-import { groupsShape, type Group } from "../../videos/timeline/groups.js";
-import { lockVideo, readVideo } from "../../subtitles/transcribe.js";
+import { videos, blocksShape, type Block, groupsShape, type Group } from "../../videos/index.js";
+import { lockVideo, readVideo } from "../../subtitles/index.js";
 import { storedArray } from "../scope.js";
 
 export const WOULD_YOU_RATHER = "would_you_rather";

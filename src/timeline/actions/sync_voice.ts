@@ -13,9 +13,8 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, json } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { videos } from "../../videos/resource.js";
-import { fetchMedia } from "../../subtitles/media.js";
-import { lockVideo, readVideo } from "../../subtitles/transcribe.js";
+import { videos } from "../../videos/index.js";
+import { fetchMedia, lockVideo, readVideo } from "../../subtitles/index.js";
 import { retimeBlocks, retimeGroups } from "../sync.js";
 import { inScope, SCOPES, timelineOf } from "../scope.js";
 

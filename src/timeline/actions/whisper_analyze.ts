@@ -5,9 +5,8 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
-import { timedWord } from "../../videos/timeline/words.js";
-import { fetchMedia } from "../../subtitles/media.js";
-import { transcribe } from "../../subtitles/transcribe.js";
+import { timedWord } from "../../videos/index.js";
+import { fetchMedia, transcribe } from "../../subtitles/index.js";
 
 export default defineAction({
   name: "timeline.whisper_analyze",

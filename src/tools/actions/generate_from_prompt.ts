@@ -6,8 +6,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { modelRef, prompt } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
-import { storeMedia } from "../../generations/stored-media.js";
+import { billedGeneration, storeMedia } from "../../generations/index.js";
 import { validationFailed } from "../../validation/issues.js";
 import { IMAGE_QUALITIES as QUALITIES, IMAGE_SIZES as SIZES } from "../inputs.js";
 

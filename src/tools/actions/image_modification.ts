@@ -8,11 +8,11 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, prompt, requireOneOf, url } from "../../actions/catalog/define.js";
-import { agents } from "../../agents/resource.js";
+import { agents } from "../../agents/index.js";
 import { ApiError } from "../../errors/api-error.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
+import { billedGeneration } from "../../generations/index.js";
 import { fileEntry, imageFields, sentImage, storeImage } from "../images.js";
 import { IMAGE_QUALITIES, IMAGE_SIZES, base64, mediaType } from "../inputs.js";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { requireOneOf, url } from "../../actions/catalog/define.js";
 import { base64, mediaType } from "../inputs.js";
-import { imagePromptOutput, promptFromImage } from "../../generations/image-prompt.js";
+import { imagePromptOutput, promptFromImage } from "../../generations/index.js";
 import { sentImage } from "../images.js";
 
 export default defineAction({

@@ -8,12 +8,11 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label, url } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
-import { folders } from "../../folders/resource.js";
-import { generations } from "../../generations/resource.js";
+import { folders } from "../../folders/index.js";
+import { generations, billedGeneration } from "../../generations/index.js";
 import { imageFromUrl } from "../../providers/user-image.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
 import { fileEntry, imageFields, storeImage } from "../images.js";
 
 const PRICE = 2;

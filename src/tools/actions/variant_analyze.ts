@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { prompt, url } from "../../actions/catalog/define.js";
 import { imageFromUrl } from "../../providers/user-image.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
+import { billedGeneration } from "../../generations/index.js";
 
 const PRICE = 1;
 

@@ -11,7 +11,7 @@ import { flag, id, integer, json, label, language, modelRef, prompt } from "../.
 import type { GraphQLContext } from "../../graphql/context.js";
 import { ApiError } from "../../errors/api-error.js";
 import { validationFailed, type ValidationIssue } from "../../validation/issues.js";
-import { billedGeneration } from "../../generations/billed-generation.js";
+import { billedGeneration } from "../../generations/index.js";
 
 const PRICE = 2;
 const SECTIONS = ["intro", "verse", "pre_chorus", "chorus", "bridge", "outro"] as const;

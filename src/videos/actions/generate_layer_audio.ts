@@ -11,10 +11,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { PROMPT_TEXT, id, jsonObject, name, text } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { sceneTimings } from "../../faceless/composition.js";
-import { voiceSettingsOf, voiceText } from "../../faceless/media.js";
-import type { FacelessScene } from "../../faceless/scene-shape.js";
-import { loadScenedVideo, lockScenes, scenesData, type FacelessVideo } from "../../faceless/video.js";
+import { sceneTimings, voiceSettingsOf, voiceText, type FacelessScene, loadScenedVideo, lockScenes, scenesData, type FacelessVideo } from "../../faceless/index.js";
 import { videos } from "../resource.js";
 
 function layerOf(video: FacelessVideo, layerName: string): FacelessScene {

@@ -11,9 +11,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, label, text } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { validationFailed } from "../../validation/issues.js";
-import { facelessPipelineOperation } from "../../faceless/pipeline-operation.js";
-import { presentTask, taskShape } from "../../faceless/present.js";
-import { loadFacelessVideo, sceneOf } from "../../faceless/video.js";
+import { facelessPipelineOperation, presentTask, taskShape, loadFacelessVideo, sceneOf } from "../../faceless/index.js";
 
 export const FLOW_TYPES = ["faceless"] as const;
 

@@ -11,9 +11,8 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { agents } from "../../agents/resource.js";
-import { generations } from "../../generations/resource.js";
-import { checkFolder, checkModelRef, queueGeneration } from "../../generations/queue-generation.js";
+import { agents } from "../../agents/index.js";
+import { generations, checkFolder, checkModelRef, queueGeneration } from "../../generations/index.js";
 
 /** One segment, priced as 5 seconds of generated video. */
 const SEGMENT_SECONDS = 5;

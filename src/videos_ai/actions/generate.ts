@@ -11,11 +11,10 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { agents } from "../../agents/resource.js";
-import { videos } from "../../videos/resource.js";
-import { generations } from "../../generations/resource.js";
-import { checkFolder, queueGeneration } from "../../generations/queue-generation.js";
-import { agentPrompt } from "../../images/agent-prompt.js";
+import { agents } from "../../agents/index.js";
+import { videos } from "../../videos/index.js";
+import { generations, checkFolder, queueGeneration } from "../../generations/index.js";
+import { agentPrompt } from "../../agents/index.js";
 import { ASPECT_RATIOS } from "../aspect-ratios.js";
 
 const PRICE_PER_SECOND = 5;

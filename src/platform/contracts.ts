@@ -1,8 +1,8 @@
 // The printed forms of the API's two contracts, as checked in under schema/.
 import { printSchema } from "graphql";
-import { getSchema } from "../src/graphql/schema.js";
-import { createSofaHandler } from "./sofa.js";
-import { buildOpenApiDocument } from "./openapi.js";
+import { getSchema } from "./schema.js";
+import { createSofaHandler } from "../../rest/sofa.js";
+import { buildOpenApiDocument } from "../../rest/openapi.js";
 
 export function printedContracts(): { sdl: string; openapi: string } {
   const schema = getSchema();

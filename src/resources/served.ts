@@ -2,10 +2,10 @@
 // platform operations (usage, keys, webhooks, events, actions). Sofa's routes, the REST route table
 // with its 405s, the OpenAPI document and discovery all read this one list, so a route exists
 // everywhere or nowhere.
-import type { ResourceDefinition } from "./resource.js";
-import { SERVED_RESOURCES } from "./resources.js";
-import { platformOperations, type HttpMethod, type PlatformOperation } from "./operations.js";
-import { requiredScope, resourceOperations, type ResourceOperation } from "../resources/operations.js";
+import type { ResourceDefinition } from "../registry/resource.js";
+import { servedResources } from "../registry/resources.js";
+import { platformOperations, type HttpMethod, type PlatformOperation } from "../registry/operations.js";
+import { requiredScope, resourceOperations, type ResourceOperation } from "./operations.js";
 
 interface Served {
   rootType: "Query" | "Mutation";
@@ -26,7 +26,7 @@ export type ServedOperation =
 /** The resource routes, then the platform operations (declared when the schema is built). */
 export function servedOperations(): ServedOperation[] {
   const served: ServedOperation[] = [];
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of servedResources()) {
     for (const operation of resourceOperations(resource)) {
       const { rootType, fieldName, method, path, successStatus } = operation;
       served.push({ kind: "resource", resource, operation, rootType, fieldName, method, path, successStatus, scopes: [requiredScope(resource, operation)], tag: resource.name });

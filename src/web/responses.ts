@@ -1,9 +1,9 @@
 // JSON responses with the contract's envelopes: errors under `error`, single objects and lists
 // with `livemode` and `request_id` (contract 2.1.3, 4.1.7).
-import { ApiError } from "../src/errors/api-error.js";
-import { errorEnvelope } from "../src/errors/envelope.js";
-import { currentRequestContext } from "../src/context/request-context.js";
-import { Response } from "../src/response.js";
+import { ApiError } from "../errors/api-error.js";
+import { errorEnvelope } from "../errors/envelope.js";
+import { currentRequestContext } from "../context/request-context.js";
+import { Response } from "../response.js";
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

@@ -1,6 +1,6 @@
 // The guards every GraphQL operation passes on /graphql (docs/security.md): values PostgreSQL can
 // store; the document's size limits (tokens, depth, aliases, directives, by graphql-armor); then
-// its cost (src/graphql/cost.ts), refused past GRAPHQL_LIMITS.maxCost and otherwise charged
+// its cost (src/graphql-endpoint/cost.ts), refused past GRAPHQL_LIMITS.maxCost and otherwise charged
 // against the key's rate windows before anything runs. Every refusal is the service's envelope
 // with a stable code (`invalid_request` + `details.limit`, or `rate_limit_exceeded`), and every
 // executed operation reports its cost in `extensions.cost`.
@@ -31,7 +31,7 @@ export const GRAPHQL_LIMITS = {
   maxAliases: 30,
   /** Directives in the whole document. */
   maxDirectives: 20,
-  /** Cost points (src/graphql/cost.ts): 50 pages of 100 records. */
+  /** Cost points (src/graphql-endpoint/cost.ts): 50 pages of 100 records. */
   maxCost: 5_000,
 } as const;
 

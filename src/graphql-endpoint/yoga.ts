@@ -2,17 +2,17 @@
 // (src/http/app.ts), which passes the resolver context in the server context.
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
-import { getSchema } from "./schema.js";
+import type { GraphQLSchema } from "graphql";
 import { useCompiledExecution } from "./compiled-execution.js";
-import type { GraphQLContext } from "./context.js";
-import { formatGraphQLError } from "./errors.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import { formatGraphQLError } from "../graphql/errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
 import { GRAPHIQL_OPTIONS, renderGraphiQL } from "./graphiql.js";
 import type { GraphQLBody } from "./http-request.js";
 
 export interface YogaServerContext {
   graphqlContext: GraphQLContext;
-  /** A POST body already read and checked (src/graphql/http-request.ts). */
+  /** A POST body already read and checked (src/graphql-endpoint/http-request.ts). */
   graphqlBody?: GraphQLBody;
 }
 
@@ -48,22 +48,22 @@ const useCheckedBody: Plugin<YogaServerContext> = {
   },
 };
 
-export function createGraphQLHandler() {
+export function createGraphQLHandler(schema: GraphQLSchema) {
   return createYoga<YogaServerContext>({
-    schema: getSchema(),
+    schema,
     graphqlEndpoint: "/graphql",
-    // Served from the service itself, no CDN (src/graphql/graphiql.ts).
+    // Served from the service itself, no CDN (src/graphql-endpoint/graphiql.ts).
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL,
     landingPage: false,
     // Our own plugin formats every error; yoga's masking would hide the service's codes.
     maskedErrors: false,
     logging: false,
-    // The body cap is ours, applied before yoga runs (src/http/request-body.ts); yoga reads no body
+    // The body cap is ours, applied before yoga runs (src/web/request-body.ts); yoga reads no body
     // (useCheckedBody), so its own limit would only pipe a stream already read.
     maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
-    // Input, size and cost guards (src/graphql/guard-plugins.ts; docs/security.md).
+    // Input, size and cost guards (src/graphql-endpoint/guard-plugins.ts; docs/security.md).
     plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useCompiledExecution],
   });
 }

@@ -2,8 +2,8 @@
 // refusal is the contract's envelope with its own status and our own words (yoga answers a POST
 // without a query with 200 "Must provide query string." and a text/plain body with an empty 415).
 import { ApiError } from "../errors/api-error.js";
-import { assertJsonContentType } from "../http/media-type.js";
-import { methodNotAllowed } from "../../rest/responses.js";
+import { assertJsonContentType } from "../web/media-type.js";
+import { methodNotAllowed } from "../web/responses.js";
 
 const GRAPHQL_PATH = "/graphql";
 
@@ -33,7 +33,7 @@ export async function assertGraphQLHttpRequest(request: Request, url: URL): Prom
   }
   if (request.method !== "POST") throw methodNotAllowed(request.method, GRAPHQL_PATH, "GET, POST");
   assertJsonContentType(request.headers);
-  // The body was buffered within its cap (src/http/request-body.ts); it is read once, here.
+  // The body was buffered within its cap (src/web/request-body.ts); it is read once, here.
   const text = await request.text();
   let body: unknown;
   try {

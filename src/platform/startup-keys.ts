@@ -4,9 +4,9 @@
 // key is how a second key is made without a restart (docs/guide/keys-and-scopes.md). Both are
 // replaced at every start: the previous start's pair is revoked.
 import type { PrismaClient } from "../generated/prisma/client.js";
-import { createApiKey, scopesForPreset } from "./key-service.js";
+import { createApiKey, scopesForPreset } from "../auth/key-service.js";
 import { defaultWorkspace } from "../workspaces/workspace-service.js";
-import type { KeyCache } from "./key-cache.js";
+import type { KeyCache } from "../auth/key-cache.js";
 
 const PURPOSES = { key: "startup", admin: "startup_admin" } as const;
 
