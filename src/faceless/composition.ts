@@ -4,7 +4,7 @@
 // frame — a generated clip as a `video` layer (held on its last frame if the voice runs longer), a
 // still as an `image` layer with a slow Ken Burns zoom — else a plain colour; its voice-over. Each
 // visual runs CROSSFADE_SECONDS into the next scene, whose visual fades in over it (a cross-fade;
-// a colour cuts). The narration is one `subtitles` layer on top (libass), its words spread evenly
+// a colour cuts). The narration is one `subtitles` layer on top (captions), its words spread evenly
 // over each scene. Layer types of src/videos/timeline/composition.ts (docs/renders.md).
 import { FORMAT_SIZES, isRenderFormat } from "../renders/composition.js";
 import { presetStyle } from "../subtitles/styles.js";
