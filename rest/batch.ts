@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ApiError } from "../src/errors/api-error.js";
 import { parseOrThrow } from "../src/validation/issues.js";
 
-export const MAX_BATCH_MEMBERS = 20;
+import { MAX_BATCH_MEMBERS } from "../src/contract.js";
 /** The verbs a member may use: the ones any route of the API could answer (others get 405). */
 const MEMBER_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 

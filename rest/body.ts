@@ -1,18 +1,9 @@
 // Reads a JSON request body with a size cap: 400 invalid_json for anything that does not parse,
 // 413 payload_too_large past the cap.
 import { ApiError } from "../src/errors/api-error.js";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/resources/list.js";
+import { MAX_BODY_BYTES } from "../src/contract.js";
 import { assertStorableJson } from "../src/validation/storable.js";
 import { assertJsonContentType } from "../src/http/media-type.js";
-
-/** Largest accepted request body (documented in docs/limits.md). */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-
-/** The request limits every key works within, as discovery (GET /api/v1) and account.limits report them. */
-export const REQUEST_LIMITS = {
-  page_size: { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-  request_body_bytes: MAX_BODY_BYTES,
-} as const;
 
 export function payloadTooLarge(): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);

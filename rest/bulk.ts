@@ -2,14 +2,14 @@
 // call. Not a transaction: each item runs on its own through the resource's real route (same
 // resolver, validation, scope check and events) and reports its own outcome.
 import { ApiError } from "../src/errors/api-error.js";
-import type { AuthContext } from "../src/auth/auth-context.js";
+import type { AuthContext } from "../src/context/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
 import { insufficientScope } from "../src/auth/scope-refusal.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { parseOrThrow } from "../src/validation/issues.js";
 import { z } from "zod";
 
-export const MAX_BULK_ITEMS = 100;
+import { MAX_BULK_ITEMS } from "../src/contract.js";
 
 const bulkBody = z.strictObject({
   create: z.array(z.unknown()).optional(),

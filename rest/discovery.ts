@@ -2,12 +2,12 @@
 // (resources and actions, from the one walk of served operations), whether each action's provider
 // capabilities have a model on this deployment, and the limits that apply (docs/discovery.md).
 import { API_VERSION } from "../src/config.js";
-import type { AuthContext } from "../src/auth/auth-context.js";
+import type { AuthContext } from "../src/context/auth-context.js";
 import { missingScopes } from "../src/auth/scopes.js";
 import { liveAction } from "../src/actions/live.js";
 import { servedOperations } from "../src/registry/served.js";
 import type { ProviderRegistry } from "../src/providers/registry.js";
-import { REQUEST_LIMITS } from "./body.js";
+import { REQUEST_LIMITS } from "../src/contract.js";
 import { API_BASE_PATH } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
 import { fontListing } from "../src/media/fonts/catalog.js";

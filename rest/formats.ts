@@ -3,7 +3,7 @@
 // field selection are exactly those of a json page, and memory stays flat however many rows.
 import { stringify } from "csv-stringify/sync";
 import { ApiError } from "../src/errors/api-error.js";
-import { MAX_PAGE_SIZE } from "../src/resources/list.js";
+import { MAX_PAGE_SIZE } from "../src/contract.js";
 
 export type ListFormat = "json" | "ndjson" | "csv";
 

@@ -5,7 +5,8 @@
 import { ApiError } from "../src/errors/api-error.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
-import { LIMIT_RULE, LIST_ARGUMENTS, MAX_PAGE_SIZE, OFFSET_RULE } from "../src/resources/list.js";
+import { LIMIT_RULE, LIST_ARGUMENTS, OFFSET_RULE } from "../src/resources/list.js";
+import { MAX_PAGE_SIZE } from "../src/contract.js";
 import { FILTER_OPERATORS, OPERATORS_BY_KIND, filterableFieldMap, typedValue, type FilterKind, type FilterOperator, type ResourceFilter } from "../src/resources/filters.js";
 
 /** Parameters Sofa maps onto the list field's GraphQL arguments. */

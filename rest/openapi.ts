@@ -9,8 +9,7 @@ import { openApiPath } from "../src/registry/operations.js";
 import { servedOperations } from "../src/registry/served.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
-import { MAX_BATCH_MEMBERS } from "./batch.js";
-import { MAX_BULK_ITEMS } from "./bulk.js";
+import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
 
 type Json = Record<string, any>;
 

@@ -1,8 +1,8 @@
 // Every setting the service reads from the environment, parsed once. Nothing else reads
 // process.env, so this file is the list of knobs (documented in docs/configuration.md).
-import { publishingSettings, type PublishingSettings } from "./publishing/settings.js";
+import { publishingSettings, type PublishingSettings } from "./config/publishing.js";
 import path from "node:path";
-import { parseProviderSettings, type ProviderSettings } from "./providers/settings.js";
+import { parseProviderSettings, type ProviderSettings } from "./config/providers.js";
 
 /** The date-like version label of the API (health body, OpenAPI info.version, events). */
 export const API_VERSION = "2026-11-01";

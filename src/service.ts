@@ -16,7 +16,7 @@ import { createGuards, type Guards } from "./guards/guards.js";
 import { seedStaticLibrary } from "./assets/static-library.js";
 import { JobQueues, startWorkers, type RunningWorkers } from "./jobs/queues.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
-import { createLiveEvents, type LiveEvents } from "./events/live.js";
+import { createLiveEvents, type LiveEvents } from "./outbox/live.js";
 import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
 import { deliverySettings } from "./webhooks/delivery.js";
 import { createProviders } from "./providers/registry.js";

@@ -8,7 +8,7 @@ import { JobQueues, startWorkers } from "./jobs/queues.js";
 import { JOBS } from "./jobs/registry.js";
 import { logger } from "./logger.js";
 import { OutboundGuard } from "./outbound/url-guard.js";
-import { createLiveEvents } from "./events/live.js";
+import { createLiveEvents } from "./outbox/live.js";
 import { createProviders } from "./providers/registry.js";
 import { QuotaService } from "./guards/quota.js";
 import { Redis } from "ioredis";

@@ -10,7 +10,7 @@ import { ApiError } from "../src/errors/api-error.js";
 import { OutboundGuard } from "../src/outbound/url-guard.js";
 import { MODEL_CATALOG } from "../src/providers/catalog.js";
 import { createProviders } from "../src/providers/registry.js";
-import { parseProviderSettings } from "../src/providers/settings.js";
+import { parseProviderSettings } from "../src/config/providers.js";
 import { CAPABILITIES } from "../src/providers/types.js";
 import { instanceFor, startProviderStandIn, STAND_IN_KEYS, type ProviderStandIn } from "./support/provider-standin/index.js";
 import { standInProviders } from "./support/provider-standin/inspect.js";

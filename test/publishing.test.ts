@@ -15,7 +15,7 @@ import { startService, type RunningService } from "../src/service.js";
 import { addCredits, creditBalance } from "../src/credits/ledger.js";
 import { newId } from "../src/ids.js";
 import { openCredentials, sealCredentials } from "../src/publishing/credentials.js";
-import { publishingSettings } from "../src/publishing/settings.js";
+import { publishingSettings } from "../src/config/publishing.js";
 import { createFixture, isolatedEnvironment, useService, type Client, type Fixture } from "./support/service.js";
 import { startReceiver, waitFor } from "./support/receiver.js";
 import { startPlatformStandIn, STANDIN_OAUTH_CLIENT, type PlatformStandIn } from "./support/platform-standin.js";

@@ -3,7 +3,7 @@
 import { expect, it } from "vitest";
 import { printWithEnvelope, withEnvelope } from "../rest/responses.js";
 import { runInRequestContext } from "../src/context/request-context.js";
-import type { AuthContext } from "../src/auth/auth-context.js";
+import type { AuthContext } from "../src/context/auth-context.js";
 
 it("prints the envelope's members after the record's own, as the copied record would", () => {
   const bodies: unknown[] = [

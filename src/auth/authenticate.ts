@@ -2,7 +2,7 @@
 import ipaddr from "ipaddr.js";
 import type { ApiKey, PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../errors/api-error.js";
-import type { AuthContext } from "./auth-context.js";
+import type { AuthContext } from "../context/auth-context.js";
 import { claimedMode, hashSecret, isWellFormedKey } from "./key-secret.js";
 import type { KeyCache } from "./key-cache.js";
 

@@ -1,9 +1,46 @@
 // Per-request facts that code deep in the stack needs (request id for errors and events,
 // livemode for envelopes) without threading them through every signature.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AuthContext } from "../auth/auth-context.js";
-import type { RequestMeter } from "../guards/meter.js";
-import type { IdempotentRun } from "../guards/idempotent-run.js";
+// The types of what it holds are declared here (or beside it, ./auth-context.ts) rather than
+// imported from the layers that fill them, so that every layer can read the context.
+import type { AuthContext } from "./auth-context.js";
+
+/** The request's account with the rate windows and the quota (src/guards/meter.ts). */
+export interface RequestMeter {
+  /** Counts `points` request units; throws 429 when a window or a request quota is spent. */
+  charge(points: number, options?: { spendsCredits?: boolean }): Promise<void>;
+  /** Counts credits spent against a credits quota. */
+  chargeCredits(amount: number): Promise<void>;
+  /** The rate window with the fewest units left. */
+  tightestWindow(): { window: string; limit: number; remaining: number; reset: number; seconds: number } | undefined;
+  /** X-RateLimit-* and quota headers of the answer. */
+  headers(): Record<string, string>;
+}
+
+/**
+ * A request that runs under an Idempotency-Key (docs/guards.md, "Idempotency"): each of its
+ * write transactions is a step, committed with its result (src/db/idempotent-steps.ts).
+ */
+export interface IdempotentRun {
+  keyId: string;
+  keyHash: string;
+  fingerprint: string;
+  /** The request that writes under the key (for the record, if it is the first to write). */
+  requestId: string;
+  /** Results of the steps an earlier attempt committed, by position. */
+  committed: Map<number, Uint8Array>;
+  /** Position of the next write transaction. */
+  nextStep: number;
+  /** Has this attempt (or an earlier one) committed anything under the key? */
+  wrote: boolean;
+  /** Seals step results at rest, when the run has a client's Idempotency-Key to seal them under. */
+  seal?: { sealBytes(plain: Uint8Array): Uint8Array<ArrayBuffer>; openBytes(stored: Uint8Array): Uint8Array };
+}
+
+/** A named-event channel an action writes to while it runs (src/actions/framework/stream.ts). */
+export interface AnswerStream {
+  send(event: string, data: unknown): void;
+}
 
 export interface RequestContext {
   requestId: string;
@@ -40,7 +77,7 @@ export interface RequestContext {
    * did not ask for JSON: the handler opens it and writes Server-Sent Events
    * (src/actions/framework/stream.ts).
    */
-  streamAnswer?: import("../actions/framework/stream.js").SseChannel;
+  streamAnswer?: { open(): AnswerStream };
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

@@ -2,12 +2,12 @@
 // (livemode false) the same code runs and the transaction is rolled back at the end, so the
 // request is validated against the real database (existence, ownership, constraints) and
 // nothing is written. In a request with an Idempotency-Key, each transaction is a step of the
-// key's record, committed with it (src/guards/idempotent-run.ts): a step an earlier, crashed
+// key's record, committed with it (src/db/idempotent-steps.ts): a step an earlier, crashed
 // attempt committed is not run again — its recorded result is returned instead.
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { currentRequestContext } from "../context/request-context.js";
-import { recordStep, stepResult } from "../guards/idempotent-run.js";
+import { recordStep, stepResult } from "./idempotent-steps.js";
 import { reachFaultPoint } from "../testing/fault-points.js";
 
 export type Tx = Prisma.TransactionClient;

@@ -8,8 +8,8 @@ import { definePlatformOperation } from "../registry/operations.js";
 import { hasScope } from "../auth/scopes.js";
 import { ApiError } from "../errors/api-error.js";
 import { logger } from "../logger.js";
-import { EVENT_KINDS, eventKind, isKnownPattern, patternCovers, type EventKind } from "./catalog.js";
-import type { LiveEvent } from "./live.js";
+import { EVENT_KINDS, eventKind, isKnownPattern, patternCovers, type EventKind } from "../outbox/event-catalog.js";
+import type { LiveEvent } from "../outbox/live.js";
 
 const typesOperation = definePlatformOperation({
   rootType: "Query",

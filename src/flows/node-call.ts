@@ -1,6 +1,6 @@
 // A flow node's action call, exactly once across attempts (docs/flows.md, "A worker lost mid-run").
 // The node runs under the crash-safe mechanism of the HTTP Idempotency-Key
-// (src/guards/idempotent-run.ts, src/db/transaction.ts), with a key of its own: the execution id
+// (src/db/idempotent-steps.ts, src/db/transaction.ts), with a key of its own: the execution id
 // and the node id. Each write transaction of the call — a transaction-mode action's one
 // transaction; a model-mode action's hold, its final transaction that settles it, or the release
 // of a failed call — is a step, committed together with its row in idempotency_steps. A retaken
@@ -16,10 +16,10 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { currentRequestContext, runInRequestContext } from "../context/request-context.js";
-import type { IdempotentRun } from "../guards/idempotent-run.js";
+import type { IdempotentRun } from "../context/request-context.js";
 import { ApiError } from "../errors/api-error.js";
 import type { ErrorCode } from "../errors/codes.js";
-import type { RequestMeter } from "../guards/meter.js";
+import type { RequestMeter } from "../context/request-context.js";
 
 export interface NodeCall {
   prisma: PrismaClient;

@@ -15,7 +15,7 @@ import { emit, moveGeneration, storedFile as imageStoredFile } from "../images/i
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind, OperationFailure, type OperationRunContext } from "../operations/kind.js";
 import { ApiError } from "../errors/api-error.js";
-import { imageFromUrl } from "../media/user-image.js";
+import { imageFromUrl } from "../providers/user-image.js";
 import type { Media, MediaOutput } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";
 import { storeMedia } from "./stored-media.js";

@@ -1,10 +1,9 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
-import type { AuthContext } from "../auth/auth-context.js";
+import type { AuthContext } from "../context/auth-context.js";
 import type { Guards } from "../guards/guards.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { JobQueues } from "../jobs/queues.js";
-import type { LiveEvents } from "../events/live.js";
-import type { DeliverySettings } from "../webhooks/delivery.js";
+import type { LiveEvents } from "../outbox/live.js";
 import type { FileService } from "../storage/from-config.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 
@@ -13,7 +12,8 @@ export interface ServiceHandles {
   outbound: OutboundGuard;
   jobs: JobQueues;
   live: LiveEvents;
-  webhookSettings: DeliverySettings;
+  /** Webhook delivery settings, for the test send (src/webhooks/delivery.ts). */
+  webhookSettings: { retrySeconds: readonly number[]; timeoutMs: number };
   /** Stored files (render outputs) and their signed links. */
   files: FileService;
   /** Models and local tools, by capability (src/providers). */

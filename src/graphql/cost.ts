@@ -28,7 +28,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../resources/list.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract.js";
 import { platformOperations } from "../registry/operations.js";
 
 /** Points one rate-window unit buys. */

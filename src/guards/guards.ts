@@ -2,11 +2,11 @@
 import type { Redis } from "ioredis";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Config, RateLimits } from "../config.js";
-import type { AuthContext } from "../auth/auth-context.js";
+import type { AuthContext } from "../context/auth-context.js";
 import { effectiveLimits, RateLimitService, type WindowStanding } from "./rate-limit.js";
 import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
-import { RequestLogWriter } from "../logs/request-log-writer.js";
+import { RequestLogWriter } from "./request-log-writer.js";
 import { KeyCache } from "../auth/key-cache.js";
 
 export interface Guards {

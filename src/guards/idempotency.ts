@@ -5,7 +5,7 @@
 // before that (authentication, validation, limits, conflicts) leaves the key free to retry.
 //
 // The record lives in PostgreSQL (idempotency_records, idempotency_steps), written in the same
-// transactions as the writes it guards (src/guards/idempotent-run.ts), so neither a crash at any
+// transactions as the writes it guards (src/db/idempotent-steps.ts), so neither a crash at any
 // point nor the loss of Redis's data can make a retry write twice. Redis only holds a short lock
 // that keeps two attempts from running at once; the running request renews it, so the key of a
 // request that died frees itself within CUTROOM_IDEMPOTENCY_LOCK_MS.
@@ -15,7 +15,7 @@ import type { PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../errors/api-error.js";
 import { reachFaultPoint } from "../testing/fault-points.js";
 import { logger } from "../logger.js";
-import type { IdempotentRun } from "./idempotent-run.js";
+import type { IdempotentRun } from "../context/request-context.js";
 import { idempotencySeal, type IdempotencySeal } from "./idempotency-seal.js";
 import { Response } from "../response.js";
 

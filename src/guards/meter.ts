@@ -1,11 +1,12 @@
 // One request's account with the guards: the rate windows it consumed (for the X-RateLimit-*
 // headers) and its quota standing. Handlers that weigh more than one unit (exports, bulk) or
 // spend credits charge the difference through it before doing the work.
+import type { RequestMeter as Meter } from "../context/request-context.js";
 import type { RateLimits, RateWindow } from "../config.js";
 import { keyPolicy, rateLimitHeaders, tightestOf, type RateLimitService, type WindowStanding } from "./rate-limit.js";
 import { quotaHeaders, type KeyQuota, type QuotaService, type QuotaStanding } from "./quota.js";
 
-export class RequestMeter {
+export class RequestMeter implements Meter {
   private readonly standings = new Map<string, WindowStanding>();
   private quota: QuotaStanding | undefined;
 

@@ -1,15 +1,10 @@
 // Monthly quotas (contract 8): a key may carry a ceiling on requests or on credits per calendar
 // month (UTC). Counted in Redis under a key per month, so a new month starts from zero.
+import type { KeyQuota } from "../context/auth-context.js";
 import type { Redis } from "ioredis";
 import { ApiError } from "../errors/api-error.js";
 import { redisScript } from "../redis/script.js";
 
-type QuotaUnit = "requests" | "credits";
-
-export interface KeyQuota {
-  limit: number;
-  unit: QuotaUnit;
-}
 
 export interface QuotaStanding extends KeyQuota {
   used: number;
@@ -17,6 +12,8 @@ export interface QuotaStanding extends KeyQuota {
   /** Unix seconds at the start of the next month. */
   reset: number;
 }
+
+export type { KeyQuota } from "../context/auth-context.js";
 
 export function periodStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

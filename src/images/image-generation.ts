@@ -12,7 +12,7 @@ import { defineOperationKind, OperationFailure, type OperationRow, type Settleme
 import { presentRecord } from "../resources/selection.js";
 import { generations } from "../generations/resource.js";
 import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
-import { imageFromUrl } from "../media/user-image.js";
+import { imageFromUrl } from "../providers/user-image.js";
 import { ApiError } from "../errors/api-error.js";
 import type { Media } from "../providers/types.js";
 import type { FileService } from "../storage/from-config.js";

@@ -8,7 +8,7 @@ import { JOBS, OPERATION_KINDS_BY_NAME } from "./registry.js";
 import { reapOrphans } from "../operations/orphans.js";
 import type { z } from "zod";
 import { Dispatcher } from "../webhooks/dispatcher.js";
-import type { LiveEvent } from "../events/live.js";
+import type { LiveEvent } from "../outbox/live.js";
 
 function connectionFor(redisUrl: string): ConnectionOptions {
   // BullMQ workers block on Redis; they need their own connections and no retry cap.

@@ -4,8 +4,8 @@
 // keeps its own price in src/actions/catalog.ts, and a caller that bills per model rounds the
 // total of a call up to whole credits. A model configured by ref but missing here is listed
 // without a price rather than with an invented one.
-import type { ModelChoice } from "./registry.js";
-import { PROVIDER_CAPABILITIES, type ProviderName, type ProviderSettings } from "./settings.js";
+import type { ModelChoice } from "../config/providers.js";
+import { PROVIDER_CAPABILITIES, type ProviderName, type ProviderSettings } from "../config/providers.js";
 import { CAPABILITIES, type Capability } from "./types.js";
 
 export type PriceUnit = "1k_tokens" | "image" | "second" | "minute" | "1k_characters" | "request";

@@ -15,21 +15,12 @@ import { espeakSpeech } from "./local/espeak.js";
 import { readabilityPages } from "./local/readability.js";
 import { stillLipsync } from "./local/still.js";
 import type { AdapterFactory, ProviderRuntime } from "./runtime.js";
-import { ENABLING_SETTINGS, MODEL_SETTINGS, type ProviderName, type ProviderSettings } from "./settings.js";
+import { ENABLING_SETTINGS, MODEL_SETTINGS, type ProviderName, type ProviderSettings } from "../config/providers.js";
 import { CAPABILITIES, type Capability, type CapabilityAdapters } from "./types.js";
 
 /** The model a capability runs on this deployment. */
-export interface ModelChoice {
-  capability: Capability;
-  provider: string;
-  model: string;
-  /** `<provider>/<model id>`. */
-  ref: string;
-  /** The setting that chooses it (`CUTROOM_IMAGE_MODEL`). */
-  setting: string;
-  /** Named by its setting, picked because a provider key is set, or picked by the call (`getModel`). */
-  source: "setting" | "default" | "request";
-}
+export type { ModelChoice } from "../config/providers.js";
+import type { ModelChoice } from "../config/providers.js";
 
 export interface Providers {
   /** The configured model of a capability, or undefined when none is. */

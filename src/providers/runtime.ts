@@ -3,8 +3,8 @@
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { RetryPolicy } from "./call.js";
 import type { CallTarget } from "./errors.js";
-import type { ModelChoice } from "./registry.js";
-import type { ProviderSettings } from "./settings.js";
+import type { ModelChoice } from "../config/providers.js";
+import type { ProviderSettings } from "../config/providers.js";
 
 export interface ProviderRuntime {
   settings: ProviderSettings;

@@ -4,10 +4,8 @@
 // Every call returns what it used (`meta`), so the caller can put it on the ledger entry it pays.
 import type { z } from "zod";
 
-export const CAPABILITIES = [
-  "text", "vision", "image", "speech", "transcription", "video", "lipsync", "music", "cutout", "search", "page",
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export { CAPABILITIES, type Capability } from "../config/providers.js";
+import type { Capability } from "../config/providers.js";
 
 /** What one provider call consumed; only the fields that apply are set. */
 export interface Usage {

@@ -16,7 +16,7 @@ import { scheduledPosts, socialAccounts } from "../publishing/resource.js";
 import { renders } from "../renders/resource.js";
 import { backgrounds } from "../backgrounds/resource.js";
 import { voices } from "../voices/resource.js";
-import { creditTransactions } from "../credits/resource.js";
+import { creditTransactions } from "../account/resource.js";
 import { requestLogs } from "../logs/resource.js";
 import { apiKeys } from "../api-keys/resource.js";
 import { webhookEndpoints, webhookDeliveries } from "../webhooks/resource.js";

@@ -5,7 +5,7 @@
 // at its path under `composition` (e.g. `composition.layers.2.src`). The renderer's view fills in
 // each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
-import { VIDEO_FORMATS } from "../videos/resource.js";
+import { VIDEO_FORMATS } from "../contract.js";
 import { compositionShape, type Composition, type LayerOf } from "../videos/timeline/composition.js";
 import { fillMergeFields } from "../videos/timeline/merge-fields.js";
 

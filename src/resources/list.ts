@@ -1,5 +1,6 @@
 // List pages (contract 4.2): keyset cursors that stay stable while rows are inserted, offset for
 // page-number UIs, sorting on declared fields only, created_after/before and `q` search.
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract.js";
 import { ApiError } from "../errors/api-error.js";
 import type { ResourceDefinition } from "../registry/resource.js";
 import type { GraphQLContext } from "../graphql/context.js";
@@ -9,8 +10,6 @@ import { compactQuery, type PrismaQuery } from "./selection.js";
 import { visibleWhere } from "./visibility.js";
 import { isStorableInstant, textProblem } from "../validation/storable.js";
 
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
 
 /** The list arguments, once: GraphQL declares them from here and REST's grammar checks against them. */
 export const LIST_ARGUMENTS = {

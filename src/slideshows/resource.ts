@@ -1,7 +1,7 @@
 // Slideshows: slideshow projects with slides (contract 2.2), guarded by the `videos` group.
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
-import { VIDEO_FORMATS } from "../videos/resource.js";
+import { VIDEO_FORMATS } from "../contract.js";
 
 export const slideshows = defineResource({
   name: "slideshows",

@@ -2,7 +2,7 @@
 // reusable building blocks of videos, all guarded by the `templates` scope group.
 import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
-import { VIDEO_FORMATS } from "../videos/resource.js";
+import { VIDEO_FORMATS } from "../contract.js";
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(10_000);

@@ -3,7 +3,7 @@
 import sharp from "sharp";
 import { ApiError } from "../errors/api-error.js";
 import { storeMedia, type StoredMedia } from "../generations/stored-media.js";
-import { imageFromBase64, imageFromUrl } from "../media/user-image.js";
+import { imageFromBase64, imageFromUrl } from "../providers/user-image.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { Media, MediaOutput } from "../providers/types.js";
 import { validationFailed } from "../validation/issues.js";

@@ -6,7 +6,7 @@ import { TIMELINE_FIELD_RULES } from "./timeline/index.js";
 import { compositionShape } from "./timeline/composition.js";
 import { assertCompositionDrawable } from "./timeline/composition-checks.js";
 
-export const VIDEO_FORMATS = ["portrait", "landscape", "square"] as const;
+import { VIDEO_FORMATS } from "../contract.js";
 
 export const videos = defineResource({
   name: "videos",

@@ -6,7 +6,7 @@ import type { Config } from "../config.js";
 import { newId } from "../ids.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import { OutboundFetchError } from "../outbound/url-guard.js";
-import { eventEnvelope } from "./envelope.js";
+import { eventEnvelope } from "../outbox/envelope.js";
 import { signatureHeader } from "./signature.js";
 
 /** Contract 3: an endpoint that fails this many times in a row is disabled. */

@@ -5,11 +5,11 @@
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { newId } from "../ids.js";
 import { logger } from "../logger.js";
-import { patternCovers } from "../events/catalog.js";
+import { patternCovers } from "../outbox/event-catalog.js";
 import type { JobDefinition } from "../jobs/job.js";
 import { deliverJob, deliveryJobId } from "./deliver-job.js";
 import { DELIVERY_IS_DUE } from "./delivery.js";
-import { eventEnvelope, type EventRow } from "./envelope.js";
+import { eventEnvelope, type EventRow } from "../outbox/envelope.js";
 
 const FAN_OUT_BATCH = 200;
 const DUE_BATCH = 500;

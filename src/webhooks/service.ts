@@ -9,7 +9,7 @@ import { loadOwned } from "../resources/service.js";
 import { withColumns } from "../resources/selection.js";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
 import { newId } from "../ids.js";
-import { isKnownPattern } from "../events/catalog.js";
+import { isKnownPattern } from "../outbox/event-catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";

@@ -7,7 +7,7 @@ import { listOutput } from "../../actions/framework/outputs.js";
 import { afterKeyset, pageOf } from "../../actions/framework/paging.js";
 import { presentRecord } from "../../resources/selection.js";
 import { recordSchema } from "../../resources/record-schema.js";
-import { creditTransactions } from "../../credits/resource.js";
+import { creditTransactions } from "../resource.js";
 
 export default defineAction({
   name: "account.credit_history",

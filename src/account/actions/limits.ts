@@ -3,9 +3,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { keyStanding } from "../../guards/guards.js";
-import { REQUEST_LIMITS } from "../../../rest/body.js";
-import { MAX_BULK_ITEMS } from "../../../rest/bulk.js";
-import { MAX_BATCH_MEMBERS } from "../../../rest/batch.js";
+import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS, REQUEST_LIMITS } from "../../contract.js";
 
 const windowStanding = z.object({
   window: z.string().describe("minute, hour, day or credits_day."),

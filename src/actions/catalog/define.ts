@@ -3,7 +3,7 @@
 // behind each choice are written down in docs/actions.md and docs/credits.md.
 import { z } from "zod";
 import type { Scope } from "../../auth/scopes.js";
-import { VIDEO_FORMATS } from "../../videos/resource.js";
+import { VIDEO_FORMATS } from "../../contract.js";
 
 type ActionMethod = "GET" | "POST";
 

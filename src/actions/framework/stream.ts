@@ -7,12 +7,9 @@
 // the error envelope. Validation and credit refusals happen before the channel opens, so they
 // answer as ordinary JSON errors with their status. GraphQL has no channel: the handler runs
 // unstreamed and answers the whole result.
-import { currentRequestContext } from "../../context/request-context.js";
+import { currentRequestContext, type AnswerStream } from "../../context/request-context.js";
 
-/** What a handler writes to: one named event per call. */
-export interface AnswerStream {
-  send(event: string, data: unknown): void;
-}
+export type { AnswerStream } from "../../context/request-context.js";
 
 /** A Server-Sent Events body fed as the handler writes; sends after a hang-up are dropped. */
 export class SseChannel implements AnswerStream {

@@ -12,7 +12,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { storeMedia } from "../../generations/stored-media.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 import type { Media } from "../../providers/types.js";
 import { validationFailed } from "../../validation/issues.js";
 import { billedGeneration } from "../../generations/billed-generation.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
 import { imagePromptOutput, promptFromImage } from "../../generations/image-prompt.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 
 export default defineAction({
   name: "playground.image_to_prompt",

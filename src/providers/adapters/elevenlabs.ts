@@ -6,7 +6,7 @@ import { z } from "zod";
 import { callMeta, fetchWithRetries, limitedCall } from "../call.js";
 import { ProviderAnswerError } from "../errors.js";
 import { mediaFacts, wavFromPcm } from "../media-info.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { retryPolicyOf, targetOf, type ProviderRuntime } from "../runtime.js";
 import type { SpeechProvider, WordTiming } from "../types.js";
 

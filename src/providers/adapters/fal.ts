@@ -11,7 +11,7 @@ import { callMeta, limitSignal, limitedCall, retryingFetch } from "../call.js";
 import { ProviderAnswerError, ProviderHttpError } from "../errors.js";
 import { guardedGet } from "../guarded-get.js";
 import { dataUri, decodeDataUri, mediaFacts, sniffMediaType } from "../media-info.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { retryPolicyOf, targetOf, type ProviderRuntime } from "../runtime.js";
 import type { CutoutRequest, LipsyncRequest, LongRunContext, LongRunningProvider, LongRunResult, MediaOutput, MusicRequest, Usage, VideoRequest } from "../types.js";
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { ApiError } from "../../errors/api-error.js";
 import { callMeta, limitedCall } from "../call.js";
 import { mediaFacts, sniffMediaType } from "../media-info.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
 import type {
   CallOptions,

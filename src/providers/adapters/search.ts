@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ApiError } from "../../errors/api-error.js";
 import { callMeta, fetchWithRetries, limitedCall } from "../call.js";
 import { ProviderAnswerError } from "../errors.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { retryPolicyOf, targetOf, type ProviderRuntime } from "../runtime.js";
 import type { SearchHit, SearchProvider, SearchRequest } from "../types.js";
 

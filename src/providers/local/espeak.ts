@@ -10,7 +10,7 @@ import { ApiError } from "../../errors/api-error.js";
 import { callMeta, limitedCall } from "../call.js";
 import { ProviderAnswerError } from "../errors.js";
 import { wavInfo, withScratchDir } from "../media-info.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
 import type { SpeechProvider, SpeechRequest } from "../types.js";
 import { runTool } from "./run-tool.js";

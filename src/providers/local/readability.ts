@@ -10,7 +10,7 @@ import { OutboundFetchError, type FetchResult } from "../../outbound/url-guard.j
 import { callMeta, limitedCall } from "../call.js";
 import { ProviderAnswerError, ProviderHttpError } from "../errors.js";
 import { MAX_REDIRECTS, TooManyRedirectsError, guardedGet, headerOf } from "../guarded-get.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
 import type { PageReader } from "../types.js";
 

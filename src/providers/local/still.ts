@@ -7,7 +7,7 @@ import path from "node:path";
 import { ApiError } from "../../errors/api-error.js";
 import { callMeta, limitedCall } from "../call.js";
 import { extensionFor, mediaFacts, sniffMediaType, withScratchDir } from "../media-info.js";
-import type { ModelChoice } from "../registry.js";
+import type { ModelChoice } from "../../config/providers.js";
 import { targetOf, type ProviderRuntime } from "../runtime.js";
 import type { LipsyncRequest, LongRunningProvider } from "../types.js";
 import { runTool } from "./run-tool.js";

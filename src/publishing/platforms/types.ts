@@ -2,7 +2,7 @@
 // adapter uploads the video with the platform's own documented protocol and answers the published
 // post's id and URL, or throws a PlatformError with a stable code.
 import type { PlatformCredentials } from "../credentials.js";
-import type { OAuthClient } from "../settings.js";
+import type { OAuthClient } from "../../config/publishing.js";
 
 export interface PublishRequest {
   /** The account's opened credentials. */

@@ -6,9 +6,9 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, videoFormat } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { recordSchema } from "../../resources/record-schema.js";
+import { validationFailed } from "../../validation/issues.js";
 import { assertCompositionDrawable } from "../../videos/timeline/composition-checks.js";
 import { mergeValues } from "../../videos/timeline/merge-fields.js";
-import { validationFailed } from "../../validation/issues.js";
 import { parseComposition } from "../composition.js";
 import { outputIssues, renderOutput } from "../output-spec.js";
 import { renderOperation } from "../render-operation.js";
@@ -29,9 +29,8 @@ export default defineAction({
     video_id: id(),
     video_type_id: id().optional(),
     video_format: videoFormat().optional(),
-    // An extension beyond the catalog's input (docs/renders.md, "Outputs"): what file to make.
-    // An extension beyond the catalog's input (docs/renders.md, "Merge fields"): {{name}} values.
-    merge: mergeValues.optional(),
+    // Extensions beyond the catalog's input (docs/renders.md): merge values and what file to make.
+    merge: mergeValues.optional().describe("Values of the composition's {{name}} merge fields; a name without a value is a 422 at merge.<name>."),
     output: renderOutput.optional().describe("What the render makes: format (mp4 default, webm, gif, mp3, wav, png, jpg), resolution or width/height, fps, quality, range, at (stills), poster_at. docs/renders.md."),
   }),
   output: recordSchema(renders),

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Tx } from "../../db/transaction.js";
 import { ApiError } from "../../errors/api-error.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 import { defineOperationKind, type OperationRow } from "../../operations/kind.js";
 import { extensionFor } from "../../providers/media-info.js";
 import { putBytes } from "../../storage/storage.js";

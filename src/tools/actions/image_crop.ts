@@ -11,7 +11,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { binaryAnswer, binaryFileOutput } from "../../actions/framework/binary.js";
 import { base64, mediaType } from "../inputs.js";
-import { imageFromBase64 } from "../../media/user-image.js";
+import { imageFromBase64 } from "../../providers/user-image.js";
 import { validationFailed } from "../../validation/issues.js";
 
 const pixels = () => z.number().int().min(0).max(20_000);

@@ -10,7 +10,7 @@ import { id, label, url } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { folders } from "../../folders/resource.js";
 import { generations } from "../../generations/resource.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { billedGeneration } from "../../generations/billed-generation.js";

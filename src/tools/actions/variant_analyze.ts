@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { prompt, url } from "../../actions/catalog/define.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 import { billedGeneration } from "../../generations/billed-generation.js";
 
 const PRICE = 1;

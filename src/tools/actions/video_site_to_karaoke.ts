@@ -11,7 +11,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
-import { imageFromUrl } from "../../media/user-image.js";
+import { imageFromUrl } from "../../providers/user-image.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { FORMAT_SIZES } from "../../renders/composition.js";
 import { videos } from "../../videos/resource.js";

@@ -4,7 +4,7 @@ import { createPubSub } from "graphql-yoga";
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { Redis } from "ioredis";
 import { logger } from "../logger.js";
-import type { eventEnvelope } from "../webhooks/envelope.js";
+import type { eventEnvelope } from "./envelope.js";
 
 export type LiveEvent = ReturnType<typeof eventEnvelope>;
 

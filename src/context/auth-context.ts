@@ -1,4 +1,11 @@
-import type { KeyQuota } from "../guards/quota.js";
+// Who is calling: set on the request context once the key has been checked (src/auth/), read by
+// every layer above.
+
+/** A key's monthly ceiling, in requests or in credits (enforced by src/guards/quota.ts). */
+export interface KeyQuota {
+  limit: number;
+  unit: "requests" | "credits";
+}
 
 /** Who is calling, once the key has been checked. */
 export interface AuthContext {

@@ -3,8 +3,23 @@
 // reads process.env); a bad `<provider>/<model>` value or a model whose provider has no key fails
 // here, with a message naming the variable, instead of on the first paid call.
 import { inspect } from "node:util";
-import { CAPABILITIES, type Capability } from "./types.js";
-import type { ModelChoice } from "./registry.js";
+
+export const CAPABILITIES = [
+  "text", "vision", "image", "speech", "transcription", "video", "lipsync", "music", "cutout", "search", "page",
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export interface ModelChoice {
+  capability: Capability;
+  provider: string;
+  model: string;
+  /** `<provider>/<model id>`. */
+  ref: string;
+  /** The setting that chooses it (`CUTROOM_IMAGE_MODEL`). */
+  setting: string;
+  /** Named by its setting, picked because a provider key is set, or picked by the call (`getModel`). */
+  source: "setting" | "default" | "request";
+}
 
 export const PROVIDER_NAMES = ["openai", "fal", "elevenlabs", "searxng", "tavily", "local"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

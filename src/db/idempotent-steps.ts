@@ -1,30 +1,15 @@
 // The write side of crash-safe idempotency (docs/guards.md, "Idempotency"): an idempotent request
-// runs as an IdempotentRun, and each of its write transactions (inWriteTransaction) is one step.
+// runs as an IdempotentRun (its shape: src/context/request-context.ts; begun by
+// src/guards/idempotency.ts), and each of its write transactions (inWriteTransaction) is one step.
 // A step commits together with its row in idempotency_steps — the transaction's result,
 // serialised — and, for the first step, the idempotency_records row itself. A retry of a request
 // that died part-way gets the steps that committed back as results instead of running them again,
 // and runs only the rest: exactly the writes one uninterrupted call would have made.
 import { deserialize, serialize } from "node:v8";
 import { Prisma } from "../generated/prisma/client.js";
-import type { Tx } from "../db/transaction.js";
+import type { Tx } from "./transaction.js";
 import { ApiError } from "../errors/api-error.js";
-import type { IdempotencySeal } from "./idempotency-seal.js";
-
-export interface IdempotentRun {
-  keyId: string;
-  keyHash: string;
-  fingerprint: string;
-  /** The request that writes under the key (for the record, if it is the first to write). */
-  requestId: string;
-  /** Results of the steps an earlier attempt committed, by position. */
-  committed: Map<number, Uint8Array>;
-  /** Position of the next write transaction. */
-  nextStep: number;
-  /** Has this attempt (or an earlier one) committed anything under the key? */
-  wrote: boolean;
-  /** Seals step results at rest, when the run has a client's Idempotency-Key to seal them under. */
-  seal?: IdempotencySeal;
-}
+import type { IdempotentRun } from "../context/request-context.js";
 
 export function stepResult(bytes: Uint8Array): unknown {
   return deserialize(bytes);

@@ -3,7 +3,7 @@
 // recognise by its signature (PNG, JPEG, GIF, WebP); the declared type is not trusted.
 import { OutboundFetchError, type OutboundGuard } from "../outbound/url-guard.js";
 import { validationFailed } from "../validation/issues.js";
-import type { Media } from "../providers/types.js";
+import type { Media } from "./types.js";
 
 /** Largest image an action reads (the body cap bounds inline base64 anyway). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
