@@ -22,7 +22,7 @@ describe("the timeline model at save", () => {
     const { client } = await createFixture(service);
     const [issue] = issuesOf(await client.post("/api/v1/videos", { video_name: "Bad", composition: composition({ type: "txt", text: "Hi" }) }));
     expect(issue).toMatchObject({ path: "composition.layers.0.type", type: "any.only", did_you_mean: "text" });
-    expect(issue!.allowed).toEqual(["color", "image", "video", "text", "audio", "tone", "subtitles", "question"]);
+    expect(issue!.allowed).toEqual(["color", "image", "video", "text", "audio", "tone", "subtitles", "question", "shape"]);
     expect(await service.service.database.prisma.video.count({ where: { video_name: "Bad" } })).toBe(0);
   });
 
