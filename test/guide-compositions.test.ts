@@ -4,7 +4,9 @@
 // `background:<ref>` are made with the static library's own recipes, as the service makes them.
 // Sections added to the page are picked up by themselves; a block's info string may say
 // `format=portrait` or `format=square` (landscape otherwise). `json` blocks holding an `output`
-// are checked against renders.create's output schema.
+// are checked against renders.create's output schema. A `json composition merge` block holds
+// {composition, merge} and is rendered with its merge values; every block's text must pass the
+// save-time text checks (fits its box, fonts draw it).
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -18,6 +20,7 @@ import { FORMAT_SIZES, isRenderFormat, parseComposition } from "../src/renders/c
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
 import type { QualityReport } from "../src/renders/quality.js";
+import { checkCompositionText } from "../src/videos/timeline/text-checks.js";
 
 const run = promisify(execFile);
 const PAGE = new URL("../docs/guide/compositions.md", import.meta.url);
@@ -70,7 +73,11 @@ describe("docs/guide/compositions.md", () => {
   it.each(compositions.map((example, index) => [`${index + 1}. ${example.heading}`, example] as const))("renders %s", async (_name, example) => {
     const format = /format=(\w+)/.exec(example.info)?.[1] ?? "landscape";
     expect(isRenderFormat(format)).toBe(true);
-    const composition = parseComposition(JSON.parse(example.json));
+    // A `json composition merge` block is {composition, merge}: rendered with its merge values.
+    const body = JSON.parse(example.json) as { composition?: unknown; merge?: Record<string, string> };
+    const composition = /\bmerge\b/.test(example.info) ? parseComposition(body.composition, { merge: body.merge }) : parseComposition(body);
+    // As at save: text fits its box and its fonts draw it.
+    expect(checkCompositionText(composition, format)).toEqual([]);
     const workDir = await mkdtemp(path.join(dir, "example-"));
     const produced = await produceRender({
       composition, formatSize: FORMAT_SIZES[format as keyof typeof FORMAT_SIZES], output: renderOutput.parse({ width: format === "portrait" ? 270 : 480, quality: "draft" }),

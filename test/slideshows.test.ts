@@ -12,7 +12,8 @@ import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
 import { ok, refused } from "./support/action-calls.js";
 
-const environment = isolatedEnvironment("slideshows", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
+// A default configuration (no outbound allow-list): the export reads the slides from storage.
+const environment = isolatedEnvironment("slideshows", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
 const providers = useStandIn(overrides);
 const service = useService(overrides);

@@ -32,3 +32,4 @@ export { frameOfSize } from "./timeline/frame.js";
 export { catalogFont, planText } from "./timeline/text-fit.js";
 export type { TextPlan } from "./timeline/text-fit.js";
 export { FORMAT_SIZES } from "./timeline/frame.js";
+export { drawableText } from "./timeline/text-checks.js";

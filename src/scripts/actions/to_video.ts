@@ -19,7 +19,7 @@ import { fullSelection, presentRecord } from "../../resources/selection.js";
 import { createRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { VIDEO_FORMATS } from "../../contract.js";
-import { videos } from "../../videos/index.js";
+import { drawableText, videos } from "../../videos/index.js";
 import { lockScript, readScript } from "../document.js";
 import { chosenRecordings } from "../recordings.js";
 import { echoedRequest } from "../summary.js";
@@ -128,7 +128,9 @@ export default defineAction({
         // address); a re-timed copy has no record of its own, so its signed link, which the render
         // also reads from storage.
         if (audio) layers.push({ type: "audio", start, end, src: audio.rate === 1 ? `take:${audio.take_id}` : audio.url });
-        layers.push({ type: "text", start, end, text: caption(paragraph.text), font_size: 48, box_color: "#00000099", y: "center", auto_fit: true });
+        // In a font that draws the paragraph's script (a Japanese script gets Noto Sans CJK JP).
+        const shown = drawableText(caption(paragraph.text));
+        layers.push({ type: "text", start, end, text: shown.text, font: shown.font, font_size: 48, box_color: "#00000099", y: "center", auto_fit: true });
       }
       scenes.push({
         scene_index: index,

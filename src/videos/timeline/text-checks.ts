@@ -68,3 +68,18 @@ export function checkCompositionText(composition: Pick<StoredComposition, "layer
     return [];
   });
 }
+
+/**
+ * A font that draws `text` for compositions the service writes itself (hand-overs, exports,
+ * narration): `preferred` when it draws every character, else the catalog family that does, else
+ * `preferred` with the characters no family draws (an emoji without an emoji font) left out, so a
+ * generated composition always passes the pre-flight.
+ */
+export function drawableText(text: string, preferred = "sans", weight = 400): { font: string; text: string } {
+  const missing = missingCharacters(catalogFont(preferred, weight), text);
+  if (missing.length === 0) return { font: preferred, text };
+  const undrawable = new Set(missing.filter((char) => !familyCovering([char], weight)));
+  const kept = undrawable.size === 0 ? text : [...text].filter((char) => !undrawable.has(char)).join("").replace(/\s+/g, " ").trim() || " ";
+  const rest = missing.filter((char) => !undrawable.has(char));
+  return { font: rest.length === 0 ? preferred : (familyCovering(rest, weight)?.name ?? preferred), text: kept };
+}
