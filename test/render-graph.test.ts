@@ -6,13 +6,16 @@ import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, rm } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
 import { TRANSITION_TYPES } from "../src/videos/timeline/transitions.js";
 import { bandLevel, loudness, meanColour, near } from "./support/frames.js";
+
+// Real renders: minutes, not seconds, on a machine busy with other suites.
+vi.setConfig({ testTimeout: 180_000 });
 
 const run = promisify(execFile);
 /** A small landscape format: every test renders at 320 × 180 composition pixels. */

@@ -2,9 +2,12 @@
 // the worker renders on real BullMQ, ffmpeg and PostgreSQL; `outputs` lists the main file, poster,
 // thumbnail and contact sheet, each fetched through its signed URL; `quality` is on the record and
 // in render.completed; a bad output is a 422 at its path; deleting the render removes every file.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { addCredits } from "../src/credits/ledger.js";
 import { createFixture, isolatedEnvironment, useService, type ApiResponse, type Client } from "./support/service.js";
+
+// Real renders: minutes, not seconds, on a machine busy with other suites.
+vi.setConfig({ testTimeout: 180_000 });
 
 const environment = isolatedEnvironment("render-outputs-api", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);

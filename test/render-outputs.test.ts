@@ -4,13 +4,16 @@
 import os from "node:os";
 import path from "node:path";
 import { mkdtemp, rm } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
 import type { QualityReport } from "../src/renders/quality.js";
 import { meanColour, near } from "./support/frames.js";
+
+// Real renders: minutes, not seconds, on a machine busy with other suites.
+vi.setConfig({ testTimeout: 180_000 });
 
 const LANDSCAPE = { width: 1920, height: 1080 };
 let dir = "";
