@@ -10,9 +10,10 @@ import { promisify } from "node:util";
 import { createApiKey } from "../src/auth/key-service.js";
 import { addCredits } from "../src/credits/ledger.js";
 import type { PrismaClient } from "../src/generated/prisma/client.js";
-import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
+import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { FORMAT_SIZES, parseComposition } from "../src/renders/composition.js";
 import { buildRenderCommand } from "../src/renders/render-command.js";
+import { DEFAULT_OUTPUT } from "../src/renders/output-spec.js";
 
 const run = promisify(execFile);
 const ROUNDS = 3;
@@ -34,12 +35,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function bareFfmpeg(preset: string): Promise<number> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), "cutroom-bench-render-"));
   try {
-    const command = buildRenderCommand({
+    const command = await buildRenderCommand({
       composition: parseComposition(COMPOSITION),
-      size: FORMAT_SIZES.landscape,
+      formatSize: FORMAT_SIZES.landscape,
+      output: DEFAULT_OUTPUT,
       media: new Map(),
       workDir,
-      fontFile: FONT_PATH,
       outputPath: path.join(workDir, "output.mp4"),
       preset,
     });

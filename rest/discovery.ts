@@ -10,6 +10,7 @@ import type { ProviderRegistry } from "../src/providers/registry.js";
 import { REQUEST_LIMITS } from "../src/contract.js";
 import { API_BASE_PATH } from "./sofa.js";
 import { openApiPath } from "../src/registry/operations.js";
+import { fontListing } from "../src/media/fonts/catalog.js";
 
 function restPath(path: string): string {
   return `${API_BASE_PATH}${openApiPath(path)}`;
@@ -71,6 +72,8 @@ export function describeKeyAccess(auth: AuthContext, providers: ProviderRegistry
     // The models usable here with their price per unit (what a `model` input may name).
     models: providers.catalog(),
     limits: REQUEST_LIMITS,
+    // Font families text layers and captions may name (`font`), from this machine's font packages.
+    fonts: fontListing(),
     graphql: "/graphql",
     openapi: `${API_BASE_PATH}/openapi.json`,
   };

@@ -5,9 +5,11 @@ import { loadConfig } from "./config.js";
 import { startService } from "./service.js";
 import { mintStartupKeys } from "./platform/startup-keys.js";
 import { logger } from "./logger.js";
+import { checkMediaTools } from "./media/tool-versions.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const tools = await checkMediaTools();
   const service = await startService(config);
   const prisma = service.database.prisma;
 
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
   console.log(`  GraphQL   ${service.url}/graphql   (GraphiQL in a browser)`);
   console.log(`  Reference ${service.url}/docs   (no key needed)`);
   console.log(`  Database  ${service.database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL (DATABASE_URL)"}`);
+  console.log(`  Media     ffmpeg ${tools.ffmpeg}, ffprobe ${tools.ffprobe}`);
 
   if (config.printStartupKey) {
     const keys = await mintStartupKeys(prisma, config.startingCredits, service.guards.keyCache);

@@ -14,6 +14,7 @@ import { createProviders } from "./providers/registry.js";
 import { QuotaService } from "./guards/quota.js";
 import { Redis } from "ioredis";
 import path from "node:path";
+import { checkMediaTools } from "./media/tool-versions.js";
 
 const config = loadConfig();
 if (!config.redisUrl || !config.databaseUrl) {
@@ -22,6 +23,10 @@ if (!config.redisUrl || !config.databaseUrl) {
   console.error("npm run worker needs DATABASE_URL and REDIS_URL, shared with the API processes. (npm start runs the workers in-process.)");
   process.exit(2);
 }
+const tools = await checkMediaTools().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(2);
+});
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
 await migrate(database.sql);
 const redis = await resolveRedis(config);
@@ -32,7 +37,7 @@ const providers = createProviders(config.providers, { outbound, workDir: path.jo
 // Quotas are counted on the same Redis counters the API processes use.
 const redisClient = new Redis(redis.url);
 const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(redisClient) }, live.publish);
-console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")}`);
+console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")} (ffmpeg ${tools.ffmpeg}, ffprobe ${tools.ffprobe})`);
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, "worker shutting down");

@@ -193,6 +193,9 @@ function answersList(action: ActionDefinition): boolean {
   return isLiveAction(action) && "next_cursor" in action.output.shape;
 }
 
+/** Inputs beyond the catalog's, each a documented extension (docs/renders.md, "Outputs" and "Merge fields"). */
+const INPUT_EXTENSIONS: Readonly<Record<string, readonly string[]>> = { "renders.create": ["merge", "output"] };
+
 describe("allActions() matches the contract", () => {
   it("declares the same 151 names, no more and no fewer: families in the catalog's order, names alphabetical within one", () => {
     expect(allActions()).toHaveLength(151);
@@ -213,7 +216,8 @@ describe("allActions() matches the contract", () => {
     expect([...action!.emits]).toEqual(spec.emits);
     const fields = actionInputFields(action!);
     // The framework adds `cursor` to every action that answers a list (docs/actions.md, "Lists").
-    const expected = spec.input !== VIDEO_FIELDS && answersList(action!) ? [...spec.input, "cursor"] : spec.input;
+    const listed = spec.input !== VIDEO_FIELDS && answersList(action!) ? [...spec.input, "cursor"] : spec.input;
+    const expected = INPUT_EXTENSIONS[name] && listed !== VIDEO_FIELDS ? [...listed, ...INPUT_EXTENSIONS[name]] : listed;
     expect(fields === VIDEO_FIELDS ? fields : [...fields]).toEqual(expected);
     if (EMPTY_NOTES.includes(name)) {
       expect(spec.purpose).toBe("");

@@ -122,7 +122,7 @@ describe("input", () => {
     expect(error.details.issues[0]).toMatchObject({
       path: "video_formt",
       type: "object.unknown",
-      allowed: ["video_id", "video_type_id", "video_format"],
+      allowed: ["video_id", "video_type_id", "video_format", "merge", "output"],
       did_you_mean: "video_format",
     });
     // Refused before any work: no render and nothing spent.

@@ -18,7 +18,8 @@ import { createFixture, isolatedEnvironment, useService, useStandIn, type Client
 import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
 import { waitForStatus } from "./support/wait.js";
 
-const environment = isolatedEnvironment("faceless", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
+// A default configuration (no outbound allow-list): the render reads the scenes' media from storage.
+const environment = isolatedEnvironment("faceless", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
 const providers = useStandIn(overrides, { CUTROOM_SPEECH_MODEL: "local/espeak-ng" });
 const service = useService(overrides);

@@ -1,6 +1,5 @@
-// The layers the renderer grew for the families (src/renders/render-command.ts, src/renders/ass.ts):
-// Ken Burns motion, video clips, alpha fades (cross-fades without xfade), questions and subtitles
-// burned in with libass. Each composition is drawn by the real ffmpeg at a small size and the
+// The layers the renderer grew for the families (src/renders/render-command.ts, src/renders/text/):
+// Ken Burns motion, video clips, alpha fades, questions and subtitles burned in. Each composition is drawn by the real ffmpeg at a small size and the
 // frames are read back as pixels; no service, no database.
 import os from "node:os";
 import path from "node:path";
@@ -8,11 +7,11 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FFMPEG_PATH, FONT_PATH } from "../src/media/binaries.js";
+import { FFMPEG_PATH } from "../src/media/binaries.js";
+import { DEFAULT_OUTPUT } from "../src/renders/output-spec.js";
 import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { buildRenderCommand } from "../src/renders/render-command.js";
-import { assColor, assText, buildAss } from "../src/renders/text/ass.js";
 
 const run = promisify(execFile);
 const SIZE = { width: 320, height: 180 };
@@ -36,9 +35,9 @@ afterAll(async () => {
 async function render(name: string, composition: unknown): Promise<string> {
   const work = await mkdtemp(path.join(dir, `${name}-`));
   const output = path.join(work, "out.mp4");
-  const command = buildRenderCommand({ composition: parseComposition(composition), size: SIZE, media, workDir: work, fontFile: FONT_PATH, outputPath: output, preset: "ultrafast" });
+  const command = await buildRenderCommand({ composition: parseComposition(composition), formatSize: SIZE, output: DEFAULT_OUTPUT, media, workDir: work, outputPath: output, preset: "ultrafast" });
   for (const file of command.files) await writeFile(file.path, file.content);
-  await run(FFMPEG_PATH, command.args.filter((arg) => arg !== "-progress" && arg !== "pipe:1"));
+  await run(FFMPEG_PATH, command.args.filter((arg: string) => arg !== "-progress" && arg !== "pipe:1"));
   return output;
 }
 
@@ -97,7 +96,7 @@ describe("render layers", () => {
     expect(greenAfter - greenBefore).toBeGreaterThan(10);
   });
 
-  it("burns subtitles in with libass, only while a group is shown", async () => {
+  it("burns subtitles in, only while a group is shown", async () => {
     const file = await render("subtitles", {
       duration: 2, fps: 10,
       layers: [{ type: "subtitles", groups: [{ start: 0.2, end: 1, words: [{ word: "HELLO", start: 0.2, end: 1, emphasis: true }] }], style: { font_size: 40, margin: 20 } }],
@@ -108,26 +107,5 @@ describe("render layers", () => {
     // The emphasised word in the default emphasis colour (#FFD400): red and green, little blue.
     expect(during[0]).toBeGreaterThan(2);
     expect(during[0]).toBeGreaterThan(during[2]);
-  });
-});
-
-describe("the ASS file", () => {
-  it("writes colours, times and text that no user word can turn into markup", () => {
-    expect(assColor("#FFD400FF")).toBe("&H0000D4FF");
-    expect(assColor("#00000080")).toBe("&H7F000000");
-    expect(assText("{\\b1}evil\nline", false)).toBe("(/b1)evil line");
-    const [layer] = parseComposition({
-      duration: 3,
-      layers: [{ type: "subtitles", end: 2, style: { highlight_current_word: true, uppercase: true }, groups: [{ start: 0, end: 3, words: [{ word: "one", start: 0, end: 1 }, { word: "two", start: 1, end: 2.5 }] }] }],
-    }).layers;
-    const ass = buildAss(layer as never, { width: 1080, height: 1920 });
-    expect(ass).toContain("PlayResX: 1080");
-    expect(ass).toContain("PlayResY: 1920");
-    // One event per word while it is spoken, the group cut at the layer's end (2 s).
-    const events = ass.split("\n").filter((line) => line.startsWith("Dialogue:"));
-    expect(events).toEqual([
-      "Dialogue: 0,0:00:00.00,0:00:01.00,Default,,0,0,0,,{\\c&H00D4FF&}ONE{\\r} TWO",
-      "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,ONE {\\c&H00D4FF&}TWO{\\r}",
-    ]);
   });
 });

@@ -23,6 +23,7 @@ import { renderOperation } from "../src/renders/render-operation.js";
 import { insertOperation } from "../src/operations/store.js";
 import { enqueueOperation } from "../src/operations/worker.js";
 import { buildRenderCommand, escapeFilterValue } from "../src/renders/render-command.js";
+import { DEFAULT_OUTPUT } from "../src/renders/output-spec.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { ApiError } from "../src/errors/api-error.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
@@ -288,31 +289,40 @@ describe("composition and command", () => {
     expect(issueOf([{ type: "tone", start: 1, end: 0.5 }])).toMatchObject({ path: "composition.layers.0.end", type: "number.min" });
   });
 
-  it("mixes several audio layers with amix, compensated to a plain sum, and gives a silent track when there is none", () => {
-    const base = { size: { width: 1920, height: 1080 }, workDir: "/tmp/w", fontFile: "/fonts/f.ttf", outputPath: "/tmp/w/out.mp4" };
-    const withAudio = buildRenderCommand({
-      ...base,
-      composition: parseComposition({ duration: 3, layers: [{ type: "tone", start: 1, end: 2 }, { type: "audio", src: "https://a/b.mp3", start: 0.5 }] }),
-      media: new Map([["https://a/b.mp3", "/tmp/w/media-0"]]),
-    });
-    const graph = withAudio.args[withAudio.args.indexOf("-filter_complex") + 1]!;
-    expect(graph).toContain("amix=inputs=2:duration=longest:dropout_transition=0,volume=2,asetnsamples=n=1024:p=0[aout]");
-    expect(graph).toContain("adelay=delays=1000|1000");
-    expect(graph).toContain("adelay=delays=500|500");
-    expect(withAudio.args).toEqual(expect.arrayContaining(["-progress", "pipe:1", "-movflags", "+faststart", "-t", "3", "-pix_fmt", "yuv420p", "-c:a", "aac"]));
-
-    const silent = buildRenderCommand({ ...base, composition: parseComposition({ duration: 1 }), media: new Map() });
-    expect(silent.args[silent.args.indexOf("-filter_complex") + 1]).toContain("anullsrc=r=48000:cl=stereo,atrim=duration=1,asetnsamples=n=1024:p=0[aout]");
+  it("sums the sound layers at their own levels (no averaging) and gives a silent track when there is none", async () => {
+    const workDir = await mkdtemp(path.join(mediaDir, "mix-"));
+    const render = async (name: string, composition: unknown) => {
+      const outputPath = path.join(workDir, `${name}.mp4`);
+      const command = await buildRenderCommand({ composition: parseComposition(composition), formatSize: { width: 320, height: 180 }, output: DEFAULT_OUTPUT, media: new Map(), workDir, outputPath });
+      await run(FFMPEG_PATH, command.args, { cwd: workDir });
+      return outputPath;
+    };
+    /** Peak level of the sound between two seconds, in dBFS. */
+    const peak = async (file: string, from: number, to: number) => {
+      const { stderr } = await run(FFMPEG_PATH, ["-hide_banner", "-nostats", "-i", file, "-af", `atrim=${from}:${to},astats=metadata=0`, "-f", "null", "-"]);
+      const level = /Overall[\s\S]*?Peak level dB:\s*(-?[\d.]+|-inf)/.exec(stderr)?.[1];
+      return level === "-inf" ? Number.NEGATIVE_INFINITY : Number(level ?? Number.NaN);
+    };
+    // Two equal tones in phase between 1 and 2 s: their sum peaks 6 dB above one alone.
+    const mixed = await render("two", { duration: 3, layers: [{ type: "tone", volume: 0.25 }, { type: "tone", volume: 0.25, start: 1, end: 2 }] });
+    const one = await peak(mixed, 0.2, 0.8);
+    const both = await peak(mixed, 1.2, 1.8);
+    expect(one).toBeCloseTo(-12, 0);
+    expect(both - one).toBeGreaterThan(5);
+    expect(both - one).toBeLessThan(7);
+    const silent = await render("silent", { duration: 1 });
+    expect((await probeMedia(silent)).streams.map((stream) => stream.codec_type).sort()).toEqual(["audio", "video"]);
+    expect(await peak(silent, 0, 1)).toBe(Number.NEGATIVE_INFINITY);
   });
 
-  it("encodes a lone audio layer that starts late and is padded to the end (AAC frames of 1024 samples)", async () => {
+  it("encodes a lone audio layer that starts late and is padded to the end", async () => {
     const workDir = await mkdtemp(path.join(mediaDir, "late-tone-"));
-    const command = buildRenderCommand({
+    const command = await buildRenderCommand({
       composition: parseComposition({ duration: 6, layers: [{ type: "tone", frequency: 440, volume: 0.3, start: 0.5, end: 5.5 }] }),
-      size: { width: 320, height: 180 },
+      formatSize: { width: 320, height: 180 },
+      output: DEFAULT_OUTPUT,
       media: new Map(),
       workDir,
-      fontFile: FONT_PATH,
       outputPath: path.join(workDir, "out.mp4"),
     });
     await run(FFMPEG_PATH, command.args, { cwd: workDir });

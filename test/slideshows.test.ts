@@ -13,7 +13,8 @@ import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiRes
 import { balanceOf, ok, refused } from "./support/action-calls.js";
 import { waitFor } from "./support/wait.js";
 
-const environment = isolatedEnvironment("slideshows", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
+// A default configuration (no outbound allow-list): the export reads the slides from storage.
+const environment = isolatedEnvironment("slideshows", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const overrides: Partial<Config> = environment.overrides;
 const providers = useStandIn(overrides);
 const service = useService(overrides);

@@ -22,7 +22,7 @@ describe("the timeline model at save", () => {
     const { client } = await createFixture(service);
     const [issue] = issuesOf(await client.post("/api/v1/videos", { video_name: "Bad", composition: composition({ type: "txt", text: "Hi" }) }));
     expect(issue).toMatchObject({ path: "composition.layers.0.type", type: "any.only", did_you_mean: "text" });
-    expect(issue!.allowed).toEqual(["color", "image", "video", "text", "audio", "tone", "subtitles", "question"]);
+    expect(issue!.allowed).toEqual(["color", "image", "video", "text", "audio", "tone", "subtitles", "question", "shape"]);
     expect(await service.service.database.prisma.video.count({ where: { video_name: "Bad" } })).toBe(0);
   });
 
@@ -68,7 +68,10 @@ describe("the timeline model at save", () => {
     expect(video.blocks).toEqual([{ block_id: "b1", text: "Hello", editor_state: { collapsed: true } }]);
     expect(video.groups).toEqual([{ group_id: "g1", block_ids: ["b1"], colour: "red" }]);
     // Stored as read: defaults filled in, colours as #RRGGBBAA.
-    expect(video.composition).toEqual({ duration: 1, fps: 30, background_color: "#000000FF", layers: [{ type: "text", text: "Hi", start: 0, x: "center", y: "center", font_size: 64, color: "#FFFFFFFF", box_padding: 16 }] });
+    expect(video.composition).toEqual({ duration: 1, fps: 30, background_color: "#000000FF", layers: [{
+      type: "text", text: "Hi", start: 0, x: "center", y: "center", font_size: 64, color: "#FFFFFFFF", box_padding: 16,
+      font: "sans", font_weight: 400, line_height: 1.2, auto_fit: false, stroke_color: "#000000FF", stroke_width: 0,
+    }] });
   });
 
   it("checks faceless_scenes and smart_groups with the shapes faceless.* and smart_groups.* read", async () => {

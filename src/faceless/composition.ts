@@ -4,10 +4,11 @@
 // frame — a generated clip as a `video` layer (held on its last frame if the voice runs longer), a
 // still as an `image` layer with a slow Ken Burns zoom — else a plain colour; its voice-over. Each
 // visual runs CROSSFADE_SECONDS into the next scene, whose visual fades in over it (a cross-fade;
-// a colour cuts). The narration is one `subtitles` layer on top (libass), its words spread evenly
+// a colour cuts). The narration is one `subtitles` layer on top (captions), its words spread evenly
 // over each scene. Layer types of src/videos/timeline/composition.ts (docs/renders.md).
 import { FORMAT_SIZES, isRenderFormat } from "../renders/index.js";
 import { presetStyle } from "../subtitles/index.js";
+import { drawableText } from "../videos/index.js";
 import { narrationGroups } from "./narration.js";
 import type { FacelessScene } from "./scene-shape.js";
 
@@ -87,6 +88,17 @@ export function facelessComposition(scenes: readonly FacelessScene[], format: st
     if (scene.audio) layers.push({ type: "audio", start, end, src: signed(scene.audio.key) });
   });
   const groups = narrationGroups(shown.map(({ scene, start, end }) => ({ text: scene.text, start, end })));
-  if (groups.length > 0) layers.push({ type: "subtitles", start: 0, end: duration, groups, style: presetStyle("classic", renderFormat) });
+  if (groups.length > 0) {
+    // In a font that draws the narration's script; characters no font draws are left out.
+    const style = presetStyle("classic", renderFormat);
+    const { font } = drawableText(groups.flatMap((group) => group.words.map((word) => word.word)).join(" "), style.font, style.font_weight);
+    const drawn = groups
+      .map((group) => ({ ...group, words: group.words.flatMap((word) => {
+        const text = drawableText(word.word, font, style.font_weight).text.trim();
+        return text ? [{ ...word, word: text }] : [];
+      }) }))
+      .filter((group) => group.words.length > 0);
+    if (drawn.length > 0) layers.push({ type: "subtitles", start: 0, end: duration, groups: drawn, style: { ...style, font } });
+  }
   return { duration, fps: 30, background_color: "#000000", layers };
 }

@@ -1,6 +1,6 @@
 // Subtitle groups of narration that has no word timings (a faceless scene's text, a slide's
 // caption): each piece's words spread evenly over its time, grouped as subtitles.generate groups
-// transcribed words (src/subtitles/groups.ts).
+// transcribed words (src/videos/timeline/caption-groups.ts).
 import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../subtitles/index.js";
 import type { SubtitleGroup, TimedWord } from "../videos/index.js";
 

@@ -1,15 +1,12 @@
-// Media tools: where the ffmpeg and ffprobe binaries and the text font are. The binaries ship in
-// npm packages (@ffmpeg-installer/ffmpeg, a 2018 static build with x264, freetype, lame and aac;
-// @ffprobe-installer/ffprobe), and the font in dejavu-fonts-ttf, so `npm ci` installs all three.
-import { createRequire } from "node:module";
+// Media tools: where the ffmpeg and ffprobe binaries and the default text font are. ffmpeg and
+// ffprobe are the operating system's (Debian's `ffmpeg` package, 5.1 or later, which gets security
+// updates), found on PATH unless CUTROOM_FFMPEG_PATH / CUTROOM_FFPROBE_PATH name them; the start
+// refuses an older or missing one (./tool-versions.ts). The font is Debian's fonts-dejavu-core (./fonts/catalog.ts).
 import path from "node:path";
-import ffmpeg from "@ffmpeg-installer/ffmpeg";
-import ffprobe from "@ffprobe-installer/ffprobe";
+import { FONT_DIRECTORIES } from "./fonts/catalog.js";
 
-const require = createRequire(import.meta.url);
+export const FFMPEG_PATH: string = process.env.CUTROOM_FFMPEG_PATH || "ffmpeg";
+export const FFPROBE_PATH: string = process.env.CUTROOM_FFPROBE_PATH || "ffprobe";
 
-export const FFMPEG_PATH: string = ffmpeg.path;
-export const FFPROBE_PATH: string = ffprobe.path;
-
-/** DejaVu Sans, the font of text layers. */
-export const FONT_PATH: string = path.join(path.dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf", "DejaVuSans.ttf");
+/** DejaVu Sans from fonts-dejavu-core (the catalog's `sans`): labels drawn by drawtext (contact sheets, questions). */
+export const FONT_PATH: string = path.join(FONT_DIRECTORIES.dejavu, "DejaVuSans.ttf");

@@ -20,6 +20,8 @@ export interface RunFfmpegOptions {
   onProgress?(seconds: number): void;
   /** Kills ffmpeg when aborted (the operation's lease was lost). */
   signal?: AbortSignal;
+  /** How much of stderr is kept (the end of it); default 4 KiB. */
+  stderrBytes?: number;
 }
 
 /** How much of stderr is kept for the error message. */
@@ -31,7 +33,8 @@ function progressSeconds(line: string): number | undefined {
   return match ? Number(match[1]) / 1_000_000 : undefined;
 }
 
-export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): Promise<void> {
+/** Runs ffmpeg; resolves with the end of its stderr (what measuring filters print). */
+export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const [command, commandArgs] = dyingWithParent(FFMPEG_PATH, args);
     const child = spawn(command, commandArgs, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -58,7 +61,7 @@ export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): P
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_TAIL_BYTES);
+      stderr = (stderr + chunk).slice(-(options.stderrBytes ?? STDERR_TAIL_BYTES));
     });
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -68,7 +71,7 @@ export function runFfmpeg(args: readonly string[], options: RunFfmpegOptions): P
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", abort);
-      if (code === 0) return resolve();
+      if (code === 0) return resolve(stderr);
       const reason = timedOut ? `ffmpeg took longer than ${options.timeoutMs} ms and was stopped` : `ffmpeg exited with ${code ?? signal}`;
       reject(new FfmpegError(reason, code, stderr.trim(), timedOut));
     });

@@ -6,18 +6,14 @@
 // each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../contract.js";
-import { compositionShape, type Composition, type LayerOf } from "../videos/index.js";
+import { compositionShape, fillMergeFields, type Composition, type LayerOf } from "../videos/index.js";
 
 /** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
 export const RENDER_FORMATS = VIDEO_FORMATS;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
-/** Output picture size of each video_format. */
-export const FORMAT_SIZES: Readonly<Record<RenderFormat, { width: number; height: number }>> = {
-  portrait: { width: 1080, height: 1920 },
-  landscape: { width: 1920, height: 1080 },
-  square: { width: 1080, height: 1080 },
-};
+/** Output picture size of each video_format (src/videos/timeline/frame.ts, with the safe areas). */
+export { FORMAT_SIZES } from "../videos/index.js";
 
 export function isRenderFormat(value: unknown): value is RenderFormat {
   return typeof value === "string" && (RENDER_FORMATS as readonly string[]).includes(value);
@@ -37,8 +33,13 @@ export function mediaLayers(composition: Composition): { index: number; layer: L
 
 const PREFIX = "composition";
 
-/** Parses a composition, or throws 422 validation_failed with every issue under `composition.`. */
-export function parseComposition(value: unknown): Composition {
+/**
+ * Parses a composition, or throws 422 validation_failed with every issue under `composition.`.
+ * Its `{{name}}` merge fields are filled from `options.merge` first; a name without a value is a
+ * 422 at `merge.<name>` (a composition that still holds a placeholder never reaches a render).
+ */
+export function parseComposition(stored: unknown, options: { merge?: Readonly<Record<string, string | number | boolean>> } = {}): Composition {
+  const value = stored === null || stored === undefined ? stored : fillMergeFields(stored, options.merge ?? {}, PREFIX);
   if (value === null || value === undefined) {
     throw validationFailed([{ path: PREFIX, message: "The video has no composition.", type: "any.required" }]);
   }

@@ -9,6 +9,11 @@ export const RENDER_ERROR_CODES = [
   "media_too_large",
   /** The video has no composition, or it does not parse (error_message names the first issue). */
   "invalid_composition",
+  /**
+   * A text layer's `font_url` font has no glyph for some of its characters (checked once the font
+   * is fetched, before ffmpeg runs; error_message names them and the layer's path).
+   */
+  "font_missing_glyphs",
   /** ffmpeg refused the media or the command, or ran past CUTROOM_RENDER_TIMEOUT_MS. */
   "ffmpeg_failed",
   /** The output could not be stored. */

@@ -8,24 +8,41 @@
 // render.started fires with the claim. The work directory is the operation's own and is removed
 // whatever happens.
 import path from "node:path";
-import { writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { ApiError } from "../errors/api-error.js";
 import { logger } from "../logger.js";
-import { FONT_PATH } from "../media/binaries.js";
-import { FfmpegError, runFfmpeg } from "../media/ffmpeg.js";
-import { probeMedia } from "../media/probe.js";
+import { FfmpegError } from "../media/ffmpeg.js";
 import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
+import { mergeValues, type MergeValues } from "../videos/index.js";
 import { FORMAT_SIZES, RENDER_FORMATS, isRenderFormat, parseComposition, type Composition } from "./composition.js";
-import { buildRenderCommand } from "./render-command.js";
 import { downloadMedia } from "./media.js";
+import { DEFAULT_OUTPUT, outputIssues, renderOutput } from "./output-spec.js";
+import { produceRender } from "./produce.js";
 import { MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
 import { presentRender, renderOutputKey } from "./present.js";
 
+/** One stored file of a render, as `outputs` lists it (its url is signed at completion). */
+const storedOutput = z.object({
+  kind: z.enum(["video", "audio", "still", "poster", "thumbnail", "contact_sheet"]),
+  content_type: z.string(),
+  bytes: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+
 /** What a finished attempt hands to the completion. */
-const renderResult = z.object({ output_key: z.string(), output_size_bytes: z.number().int(), duration_seconds: z.number() });
+const renderResult = z.object({
+  output_key: z.string(),
+  output_size_bytes: z.number().int(),
+  duration_seconds: z.number(),
+  output_format: z.string(),
+  outputs: z.array(storedOutput),
+  output_keys: z.array(z.string()),
+  quality: z.record(z.string(), z.unknown()).nullable(),
+});
 
 function emit(tx: Tx, type: string, row: { workspace_id: string } & Record<string, unknown>, extra: Record<string, unknown> = {}) {
   // Renders exist only in live mode: a test key's renders.create writes nothing.
@@ -33,11 +50,11 @@ function emit(tx: Tx, type: string, row: { workspace_id: string } & Record<strin
 }
 
 /** The parsed composition and the output size; RenderFailure invalid_composition otherwise. */
-function renderInput(render: { video_format: string | null; video: { composition: unknown; video_format: string | null } | null }): { composition: Composition; size: { width: number; height: number } } {
+function renderInput(render: { video_format: string | null; video: { composition: unknown; video_format: string | null } | null }, merge?: MergeValues): { composition: Composition; formatSize: { width: number; height: number } } {
   if (!render.video) throw new RenderFailure("invalid_composition", "The render names no video.");
   const format = render.video_format ?? render.video.video_format;
   if (!isRenderFormat(format)) throw new RenderFailure("invalid_composition", `video_format '${format}' is not one of ${RENDER_FORMATS.join(", ")}.`);
-  return { composition: parseComposition(render.video.composition), size: FORMAT_SIZES[format] };
+  return { composition: parseComposition(render.video.composition, { merge }), formatSize: FORMAT_SIZES[format] };
 }
 
 function asRenderFailure(error: unknown, workDir: string | undefined, renderId: string): OperationFailure {
@@ -62,8 +79,9 @@ async function moveRender(tx: Tx, operation: OperationRow, from: string[], data:
 export const renderOperation = defineOperationKind({
   kind: "render",
   queue: "render",
-  // The render record holds what the work needs (its video, its format).
-  input: z.strictObject({}),
+  // The render record holds its video and format; the operation what renders.create asked of the
+  // output (absent on renders queued before outputs existed: an MP4 at the format's size).
+  input: z.strictObject({ output: renderOutput.optional(), merge: mergeValues.optional() }),
   maxAttempts: 2,
 
   async onStart(tx, operation) {
@@ -75,7 +93,7 @@ export const renderOperation = defineOperationKind({
     await prisma.render.updateMany({ where: { render_id: operation.subject_id, render_status: "rendering" }, data: { progress: percent } });
   },
 
-  async run(context) {
+  async run(context, input) {
     const { prisma, config, outbound, files, operation } = context;
     const renderId = operation.subject_id;
     const startedAt = performance.now();
@@ -86,30 +104,38 @@ export const renderOperation = defineOperationKind({
     if (!render) throw new RenderFailure("internal_error", "The render record is gone.");
     let workDir: string | undefined;
     try {
-      const { composition, size } = renderInput(render);
+      const { composition, formatSize } = renderInput(render, input.merge);
+      const output = input.output ?? DEFAULT_OUTPUT;
+      const issue = outputIssues(output, composition.duration)[0];
+      if (issue) throw new RenderFailure("invalid_composition", `${issue.path}: ${issue.message}`);
       workDir = await context.workDir();
-      const media = await downloadMedia(outbound, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
-      const outputPath = path.join(workDir, "output.mp4");
-      const command = buildRenderCommand({ composition, size, media, workDir, fontFile: FONT_PATH, outputPath, preset: config.renderPreset });
-      for (const file of command.files) await writeFile(file.path, file.content);
-      await runFfmpeg(command.args, {
-        cwd: workDir,
-        timeoutMs: config.renderTimeoutMs,
-        signal: context.signal,
-        onProgress: (seconds) => context.progress((seconds / composition.duration) * 100),
+      const media = await downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
+      const produced = await produceRender({
+        composition, formatSize, output, media, workDir, preset: config.renderPreset, timeoutMs: config.renderTimeoutMs, signal: context.signal,
+        progress: (percent) => context.progress(percent),
       });
-      const output = await probeMedia(outputPath);
-      if (!output.streams.some((stream) => stream.codec_type === "video") || !output.streams.some((stream) => stream.codec_type === "audio")) {
-        throw new RenderFailure("ffmpeg_failed", "The output lacks a video or an audio stream.");
+      const stored: { key: string; bytes: number }[] = [];
+      for (const file of produced.files) {
+        const key = renderOutputKey(render.workspace_id, renderId, file.suffix);
+        const saved = await files.storage.put(key, file.path, { contentType: file.content_type }).catch((error: unknown) => {
+          logger.error({ err: error, render_id: renderId, key }, "render output could not be stored");
+          throw new RenderFailure("storage_failed", "The output could not be stored.");
+        });
+        stored.push({ key, bytes: saved.size ?? (await stat(file.path)).size });
       }
-      const durationSeconds = Math.round((output.duration ?? composition.duration) * 1000) / 1000;
-      const key = renderOutputKey(render.workspace_id, renderId);
-      const stored = await files.storage.put(key, outputPath, { contentType: "video/mp4" }).catch((error: unknown) => {
-        logger.error({ err: error, render_id: renderId, key }, "render output could not be stored");
-        throw new RenderFailure("storage_failed", "The output could not be stored.");
-      });
-      logger.info({ render_id: renderId, duration_seconds: durationSeconds, size_bytes: stored.size, took_ms: Math.round(performance.now() - startedAt) }, "render completed");
-      return { result: { output_key: key, output_size_bytes: stored.size, duration_seconds: durationSeconds } };
+      const main = stored[0]!;
+      logger.info({ render_id: renderId, format: output.format, duration_seconds: produced.duration_seconds, size_bytes: main.bytes, took_ms: Math.round(performance.now() - startedAt) }, "render completed");
+      return {
+        result: {
+          output_key: main.key,
+          output_size_bytes: main.bytes,
+          duration_seconds: produced.duration_seconds,
+          output_format: output.format,
+          outputs: produced.files.map((file, index) => ({ kind: file.kind, content_type: file.content_type, bytes: stored[index]!.bytes, width: file.width, height: file.height })),
+          output_keys: stored.map((entry) => entry.key),
+          quality: produced.quality as Record<string, unknown> | null,
+        },
+      };
     } catch (error) {
       throw asRenderFailure(error, workDir, renderId);
     }
@@ -117,9 +143,13 @@ export const renderOperation = defineOperationKind({
 
   async onComplete(tx, operation, settlement, { files }) {
     const result = renderResult.parse(operation.result);
+    const outputs = result.outputs.map((entry, index) => ({ kind: entry.kind, url: files.signedUrl(result.output_keys[index]!), content_type: entry.content_type, bytes: entry.bytes, width: entry.width, height: entry.height }));
     const row = await moveRender(tx, operation, ["rendering"], {
       ...result,
+      quality: result.quality ?? undefined,
+      outputs,
       output_url: files.signedUrl(result.output_key),
+      thumbnail_url: outputs.find((entry) => entry.kind === "thumbnail")?.url ?? null,
       render_status: "completed",
       progress: 100,
       credits_consumed: settlement.creditsSpent,

@@ -5,7 +5,7 @@
 // the track assumes the media plays from the video's start.
 import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition, type SubtitleGroup, type SubtitleStyle } from "../videos/index.js";
 import { parseComposition } from "../renders/index.js";
-import { fitGroups } from "./groups.js";
+import { fitGroups } from "../videos/index.js";
 
 export interface SubtitleSource {
   url: string;

@@ -148,12 +148,17 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): 
       case "invalid_format":
         issues.push({ path: dotted(issue.path), message: issue.message, type: `string.${issue.format}` });
         break;
-      default:
+      default: {
+        // A custom rule may name what it accepts and a near miss (params.allowed, params.did_you_mean).
+        const params = ("params" in issue ? issue.params : undefined) as { type?: string; allowed?: string[]; did_you_mean?: string } | undefined;
         issues.push({
           path: dotted(issue.path),
           message: issue.message,
-          type: ("params" in issue ? (issue.params as { type?: string } | undefined)?.type : undefined) ?? "any.invalid",
+          type: params?.type ?? "any.invalid",
+          ...(params?.allowed && { allowed: params.allowed }),
+          ...(params?.did_you_mean && { did_you_mean: params.did_you_mean }),
         });
+      }
     }
   }
   return issues;

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { defineResource } from "../registry/resource.js";
 import { linkedIdsField } from "../resources/linked-ids.js";
 import { TIMELINE_FIELD_RULES } from "./timeline/index.js";
+import { compositionShape } from "./timeline/composition.js";
+import { assertCompositionDrawable } from "./timeline/composition-checks.js";
 
 import { VIDEO_FORMATS } from "../contract.js";
 
@@ -49,6 +51,18 @@ export const videos = defineResource({
       targetWhere: { folder_scope: "video" },
       targetMismatch: (folder) => `Folder '${String(folder.folder_id)}' holds ${String(folder.folder_scope)} items, not videos.`,
     }),
+  },
+  // A composition's text must fit and its fonts draw it on the video's frame, and its media
+  // references name the workspace's own records (src/videos/timeline/composition-checks.ts):
+  // checked when the composition or the format is written.
+  async beforeWrite(tx, { mode, input, existing, context }) {
+    if (mode === "delete" || !input || (input.composition === undefined && input.video_format === undefined)) return;
+    const stored = input.composition !== undefined ? input.composition : existing?.composition;
+    // A row written before the model existed is checked when its composition is next written.
+    const composition = compositionShape.safeParse(stored ?? undefined);
+    if (!composition.success) return;
+    const format = (input.video_format ?? existing?.video_format) as string | null | undefined;
+    await assertCompositionDrawable(tx, { workspaceId: context.auth.workspaceId, signer: context.services.files.signer }, composition.data, format);
   },
   stampOnCreate: (auth) => ({ video_user_id: auth.keyId }),
   children: { renders: { resource: "renders", relation: "renders" } },

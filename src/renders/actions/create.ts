@@ -6,7 +6,11 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, videoFormat } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { recordSchema } from "../../resources/record-schema.js";
+import { validationFailed } from "../../validation/issues.js";
+import { assertCompositionDrawable } from "../../videos/index.js";
+import { mergeValues } from "../../videos/index.js";
 import { parseComposition } from "../composition.js";
+import { outputIssues, renderOutput } from "../output-spec.js";
 import { renderOperation } from "../render-operation.js";
 import { presentRender } from "../present.js";
 import { renders } from "../resource.js";
@@ -25,6 +29,9 @@ export default defineAction({
     video_id: id(),
     video_type_id: id().optional(),
     video_format: videoFormat().optional(),
+    // Extensions beyond the catalog's input (docs/renders.md): merge values and what file to make.
+    merge: mergeValues.optional().describe("Values of the composition's {{name}} merge fields; a name without a value is a 422 at merge.<name>."),
+    output: renderOutput.optional().describe("What the render makes: format (mp4 default, webm, gif, mp3, wav, png, jpg), resolution or width/height, fps, quality, range, at (stills), poster_at. docs/renders.md."),
   }),
   output: recordSchema(renders),
   async example(setup) {
@@ -38,8 +45,13 @@ export default defineAction({
     const video = await videoToRender(tx, graphql, input.video_id);
     // The composition is checked now (a missing one included), so a bad one is a 422 here rather
     // than a failed render later.
-    parseComposition(video.composition);
+    const composition = parseComposition(video.composition, { merge: input.merge });
+    const issues = input.output ? outputIssues(input.output, composition.duration) : [];
+    if (issues.length > 0) throw validationFailed(issues, `Invalid output: ${issues[0]!.path}: ${issues[0]!.message}`);
     const format = renderFormat(input.video_format ?? video.video_format);
+    // Text that fits and fonts that draw it on the render's frame, references of this workspace
+    // with their files: refused here, before the hold, rather than failed later.
+    await assertCompositionDrawable(tx, { workspaceId: graphql.auth.workspaceId, signer: graphql.services.files.signer }, composition, format, { needFiles: true });
     const renderId = newId("render");
     const row = await tx.render.create({
       data: {
@@ -50,9 +62,10 @@ export default defineAction({
         video_format: format,
         render_status: "queued",
         credits_consumed: cost,
+        output_format: input.output?.format ?? "mp4",
       },
     });
-    await queueOperation(renderOperation, { subjectId: renderId, input: {} });
+    await queueOperation(renderOperation, { subjectId: renderId, input: { ...(input.output && { output: input.output }), ...(input.merge && { merge: input.merge }) } });
     return presentRender(row);
   },
 });

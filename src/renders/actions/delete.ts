@@ -29,7 +29,7 @@ export default defineAction({
     return { render_id: render.render_id };
   },
   async run({ tx, graphql, afterCommit }, input) {
-    const render = await loadOwned(tx, graphql, renders, input.render_id, { select: { render_status: true, output_key: true } });
+    const render = await loadOwned(tx, graphql, renders, input.render_id, { select: { render_status: true, output_key: true, output_keys: true } });
     if (render.render_status === "rendering") {
       throw new ApiError("conflict", "The render is running; delete it once it has completed or failed.", { param: "render_id" });
     }
@@ -44,8 +44,9 @@ export default defineAction({
       refunded = operation.credits_held;
     }
     await tx.render.delete({ where: { render_id: input.render_id } });
-    const key = render.output_key as string | null;
-    if (key) afterCommit(() => graphql.services.files.storage.delete(key));
+    // The main file and its poster, thumbnail and contact sheet.
+    const keys = new Set([render.output_key, ...(Array.isArray(render.output_keys) ? (render.output_keys as unknown[]) : [])].filter((key): key is string => typeof key === "string"));
+    for (const key of keys) afterCommit(() => graphql.services.files.storage.delete(key));
     return { object: "render" as const, render_id: input.render_id, deleted: true as const, credits_refunded: refunded };
   },
 });

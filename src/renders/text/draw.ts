@@ -1,11 +1,10 @@
-// Filters that draw the text layers of a composition onto the running video stream: `text` and
-// `question` by drawtext reading a file (expansion off, so no character of the text is ever
-// interpreted), `subtitles` as an ASS file (./ass.ts) burned in by libass. Each returns one filter
-// chain (no labels) and adds the files it reads to `drawing.files`.
+// The `question` layer drawn onto the running video stream by drawtext reading files (expansion
+// off, so no character of the text is ever interpreted): one filter chain (no labels), the files
+// it reads added to `drawing.files`. Text and captions are drawn from glyph outlines instead
+// (./text-layer.ts, ./captions.ts).
 import path from "node:path";
 import type { LayerOf } from "../composition.js";
 import { enable, escapeFilterValue, ffmpegColor } from "../filter-values.js";
-import { buildAss } from "./ass.js";
 
 export interface TextDrawing {
   /** Absolute directory for the files the filters read. */
@@ -20,18 +19,6 @@ function drawText(drawing: TextDrawing, name: string, text: string, options: str
   const textFile = path.join(drawing.workDir, `${name}.txt`);
   drawing.files.push({ path: textFile, content: text });
   return `drawtext=${[`fontfile=${escapeFilterValue(drawing.fontFile)}`, `textfile=${escapeFilterValue(textFile)}`, "expansion=none", ...options].join(":")}`;
-}
-
-export function drawTextLayer(layer: LayerOf<"text">, index: number, drawing: TextDrawing): string {
-  const options = [
-    `fontsize=${layer.font_size}`,
-    `fontcolor=${ffmpegColor(layer.color)}`,
-    `x=${layer.x === "center" ? "(w-text_w)/2" : layer.x}`,
-    `y=${layer.y === "center" ? "(h-text_h)/2" : layer.y}`,
-    ...(layer.box_color ? ["box=1", `boxcolor=${ffmpegColor(layer.box_color)}`, `boxborderw=${layer.box_padding}`] : []),
-    enable(layer),
-  ];
-  return drawText(drawing, `text-${index}`, layer.text, options);
 }
 
 export function drawQuestionLayer(layer: LayerOf<"question">, index: number, drawing: TextDrawing): string {
@@ -49,10 +36,4 @@ export function drawQuestionLayer(layer: LayerOf<"question">, index: number, dra
     }
   });
   return steps.join(",");
-}
-
-export function drawSubtitlesLayer(layer: LayerOf<"subtitles">, index: number, drawing: TextDrawing): string {
-  const assFile = path.join(drawing.workDir, `subtitles-${index}.ass`);
-  drawing.files.push({ path: assFile, content: buildAss(layer, drawing.size) });
-  return `ass=filename=${escapeFilterValue(assFile)}:fontsdir=${escapeFilterValue(path.dirname(drawing.fontFile))}`;
 }

@@ -19,7 +19,7 @@ import { fullSelection, presentRecord } from "../../resources/selection.js";
 import { createRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { VIDEO_FORMATS } from "../../contract.js";
-import { videos } from "../../videos/index.js";
+import { drawableText, videos } from "../../videos/index.js";
 import { lockScript, readScript } from "../document.js";
 import { chosenRecordings } from "../recordings.js";
 import { echoedRequest } from "../summary.js";
@@ -124,8 +124,13 @@ export default defineAction({
       const start = timed.start_ms / 1000;
       const end = timed.end_ms / 1000;
       if (end > start) {
-        if (audio) layers.push({ type: "audio", start, end, src: audio.url });
-        layers.push({ type: "text", start, end, text: caption(paragraph.text), font_size: 48, box_color: "#00000099", y: "center" });
+        // The take itself by reference (read from storage by the render, whatever the service's
+        // address); a re-timed copy has no record of its own, so its signed link, which the render
+        // also reads from storage.
+        if (audio) layers.push({ type: "audio", start, end, src: audio.rate === 1 ? `take:${audio.take_id}` : audio.url });
+        // In a font that draws the paragraph's script (a Japanese script gets Noto Sans CJK JP).
+        const shown = drawableText(caption(paragraph.text));
+        layers.push({ type: "text", start, end, text: shown.text, font: shown.font, font_size: 48, box_color: "#00000099", y: "center", auto_fit: true });
       }
       scenes.push({
         scene_index: index,

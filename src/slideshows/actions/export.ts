@@ -6,6 +6,7 @@
 // slideshow's export_url (slideshow_status exporting → exported, or failed). `format`: mp4, the
 // one the renderer writes (the picture size follows slideshow_format). 400 while a slide has no
 // image (run slideshows.generate), 409 while the slideshow is generating or exporting.
+import { drawableText } from "../../videos/index.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
@@ -77,7 +78,8 @@ export default defineAction({
       const motion = { type: index % 2 === 0 ? "zoom_in" : "zoom_out", zoom: 1.1 };
       layers.push({ type: "image", start, ...timed[index], src: key ? files.signedUrl(key, LINK_SECONDS) : slideUrl(slide), x: 0, y: 0, width: size.width, height: size.height, motion });
       const caption = slideText(slide);
-      if (caption) layers.push({ type: "text", start, end, text: caption.slice(0, CAPTION_CHARACTERS), font_size: Math.round(size.width / 24), box_color: "#00000099", y: Math.round(size.height * 0.75) });
+      const shown = caption ? drawableText(caption.slice(0, CAPTION_CHARACTERS)) : undefined;
+      if (shown) layers.push({ type: "text", start, end, text: shown.text, font: shown.font, font_size: Math.round(size.width / 24), box_color: "#00000099", y: Math.round(size.height * 0.75), auto_fit: true });
     });
     const composition = { duration: at, fps: 30, background_color: "#000000", layers };
     parseComposition(composition); // a slide URL the renderer cannot take is a 422 now, not a failed render

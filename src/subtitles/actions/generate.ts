@@ -16,7 +16,7 @@ import { updateRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { videos, subtitleGroup, subtitleStyle, type VideoCaptions } from "../../videos/index.js";
 import { storedComposition, withSubtitles, type SubtitleSource } from "../apply.js";
-import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../groups.js";
+import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../../videos/index.js";
 import { fetchMedia } from "../media.js";
 import { DEFAULT_STYLE_PRESET, presetStyle } from "../styles.js";
 import { lockVideo, readVideo, storedCaptions, transcribe, videoMedia, type Transcript } from "../transcribe.js";

@@ -1,6 +1,7 @@
 // The value types every layer of a composition uses: colours, pixel positions and sizes, seconds,
 // a layer's timing. Shared by ./composition.ts and ./text-layers.ts.
 import { z } from "zod";
+import { holdsMergeField } from "./merge-fields.js";
 
 export const MAX_DURATION_SECONDS = 600;
 
@@ -11,14 +12,18 @@ const NAMED_COLORS: Readonly<Record<string, string>> = {
   pink: "#FFC0CB", brown: "#A52A2A", transparent: "#00000000",
 };
 
-/** A colour, normalised to `#RRGGBBAA`. */
+/**
+ * A colour, normalised to `#RRGGBBAA`. A value holding a `{{name}}` merge field is kept as it is:
+ * it is checked as a colour once renders.create has filled it (./merge-fields.ts).
+ */
 export const color = z
   .string()
-  .refine((value) => /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value) || Object.hasOwn(NAMED_COLORS, value.toLowerCase()), {
+  .refine((value) => /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value) || Object.hasOwn(NAMED_COLORS, value.toLowerCase()) || holdsMergeField(value), {
     message: `Expected #RRGGBB, #RRGGBBAA or one of: ${Object.keys(NAMED_COLORS).join(", ")}.`,
     params: { type: "string.color" },
   })
   .transform((value) => {
+    if (holdsMergeField(value)) return value;
     const hex = (NAMED_COLORS[value.toLowerCase()] ?? value).toUpperCase();
     return hex.length === 7 ? `${hex}FF` : hex;
   });

@@ -1,3 +1,6 @@
+// Captions' groups: a `subtitles` layer's words as groups, whichever way it gives them (groups,
+// timed words, SRT or VTT text). Used by subtitles.generate, faceless narration and the renderer.
+//
 // Subtitle groups from timed words: consecutive words, at most `words_per_group` each, a group
 // also closing at a pause (a gap of PAUSE_SECONDS or more) or after a sentence's last word, so a
 // group never spans silence. A group runs from its first word's start to its last word's end;
@@ -6,7 +9,9 @@
 // Emphasis (enable_emphasis): in each group at most one word is marked — a number, or else the
 // longest word of 5 letters or more that is not a common short word. Offline and deterministic:
 // the same words always mark the same emphasis.
-import type { TimedWord, SubtitleGroup } from "../videos/index.js";
+import type { TimedWord } from "./words.js";
+import { wordsSpreadOver } from "./words.js";
+import type { SubtitleGroup } from "./text-layers.js";
 
 export const DEFAULT_WORDS_PER_GROUP = 3;
 const PAUSE_SECONDS = 0.6;
@@ -58,4 +63,39 @@ export function fitGroups(groups: readonly SubtitleGroup[], duration: number): S
     .filter((group) => group.start < duration)
     .map((group) => ({ ...group, end: Math.min(group.end, duration), words: group.words.filter((word) => word.start < duration) }))
     .filter((group) => group.end > group.start && group.words.length > 0);
+}
+
+/** Seconds of an SRT/VTT timestamp (`01:02:03,456`, `02:03.456`), or NaN. */
+function cueSeconds(stamp: string): number {
+  const match = /^(?:(\d+):)?(\d{1,2}):(\d{1,2})[.,](\d{1,3})$/.exec(stamp.trim());
+  if (!match) return Number.NaN;
+  const [, hours, minutes, secs, fraction] = match;
+  return Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(secs) + Number(fraction!.padEnd(3, "0")) / 1000;
+}
+
+/** The cues of SubRip or WebVTT text: time range and text (markup tags removed, lines joined). */
+export function parseCues(text: string): { start: number; end: number; text: string }[] {
+  const cues: { start: number; end: number; text: string }[] = [];
+  for (const block of text.replace(/\r\n?/g, "\n").split(/\n{2,}/)) {
+    const lines = block.split("\n");
+    const timing = lines.findIndex((line) => line.includes("-->"));
+    if (timing < 0) continue;
+    const [from, to] = lines[timing]!.split("-->");
+    const start = cueSeconds(from ?? "");
+    const end = cueSeconds((to ?? "").trim().split(/\s+/)[0] ?? "");
+    const body = lines.slice(timing + 1).join(" ").replace(/<[^>]*>/g, "").replace(/\{\\[^}]*\}/g, "").replace(/\s+/g, " ").trim();
+    if (Number.isFinite(start) && Number.isFinite(end) && end > start && body) cues.push({ start, end, text: body });
+  }
+  return cues;
+}
+
+/** The groups a subtitles layer draws, from its groups, words, srt or vtt. */
+export function captionGroups(layer: { groups?: SubtitleGroup[]; words?: TimedWord[]; srt?: string; vtt?: string; words_per_group: number }): SubtitleGroup[] {
+  if (layer.groups) return layer.groups;
+  if (layer.words) return groupWords(layer.words, layer.words_per_group, false);
+  const cues = parseCues(layer.srt ?? layer.vtt ?? "");
+  return cues.flatMap((cue) => {
+    const words = wordsSpreadOver(cue.text, cue.start, cue.end);
+    return words.length > 0 ? [{ start: cue.start, end: cue.end, words }] : [];
+  });
 }

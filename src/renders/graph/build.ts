@@ -1,0 +1,117 @@
+// The one render graph builder: a parsed composition (or a time range of it) → the ffmpeg inputs,
+// the files they read and a filtergraph whose video ends in one label and whose sound ends in
+// another. Whole renders, stills, audio-only outputs and (issue 26) the segments of a split render
+// all come from here; ./outputs.ts turns a graph into an encoding command.
+//
+// Video: a background colour of the frame, then each visual layer in order, drawn by its drawer
+// (./layer-drawing.ts: an RGBA overlay stream, or a filter in place), transitioned
+// (./transitions.ts) and overlaid inside its time window. The graph runs in composition time and
+// is cut to the range at the end, so a range renders exactly the frames a whole render has there.
+// Sound: ./audio.ts.
+import type { Composition } from "../composition.js";
+import { ffmpegColor, num } from "../filter-values.js";
+import { buildAudio, type MeasuredLoudness } from "./audio.js";
+import { GraphState } from "./graph-state.js";
+import type { LayerContext, TimeWindow } from "./layer-drawing.js";
+import { crossTransitionHolds, transitionInPlace, transitionOverlay } from "./transitions.js";
+import { drawVisualLayer, isVisualLayer, type VisualLayer } from "./visual-layers.js";
+
+/** The picture a render draws: the output frame, and the composition's area in it. */
+export interface RenderFrame {
+  /** Output size (what the encoder gets). */
+  width: number;
+  height: number;
+  /** The composition drawn at `scale`, centred in the output (equal to it unless letterboxed). */
+  contentWidth: number;
+  contentHeight: number;
+  /** Output pixels per composition pixel. */
+  scale: number;
+}
+
+export interface RenderGraphInput {
+  composition: Composition;
+  frame: RenderFrame;
+  fps: number;
+  /** Local file of each media `src`. */
+  media: ReadonlyMap<string, string>;
+  /** Absolute directory for the files the graph reads. */
+  workDir: string;
+  /** Seconds of the composition to render, [start, end); default all of it. */
+  range?: TimeWindow;
+  /** Which streams to build (default both). */
+  video?: boolean;
+  audio?: boolean;
+  /** Loudness pass (./audio.ts): "measure" for the first pass, measured values for the second. */
+  loudness?: "measure" | MeasuredLoudness;
+}
+
+export interface RenderGraph {
+  /** ffmpeg input arguments (`-i …` with their options). */
+  inputs: string[];
+  /** Files to write before ffmpeg runs. */
+  files: { path: string; content: string | Uint8Array }[];
+  /** The filtergraph (`-filter_complex`). */
+  filter: string;
+  /** Label of the video (composition time cut to the range, starting at 0), when built. */
+  video?: string;
+  /** Label of the 48 kHz stereo sound, when built. */
+  audio?: string;
+  /** Seconds the graph's streams last. */
+  duration: number;
+}
+
+export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderGraph> {
+  const { composition, frame, fps } = input;
+  const range = input.range ?? { start: 0, end: composition.duration };
+  const state = new GraphState(input.workDir, fps);
+  const media = (src: string): string => {
+    const file = input.media.get(src);
+    if (!file) throw new Error(`No local file for ${src}`);
+    return file;
+  };
+  const graph: RenderGraph = { inputs: state.inputs, files: state.files, filter: "", duration: range.end - range.start };
+
+  if (input.video !== false) {
+    let video = state.label("base");
+    state.push(`color=c=${ffmpegColor(composition.background_color)}:s=${frame.contentWidth}x${frame.contentHeight}:r=${fps}:d=${num(range.end)}[${video}]`);
+    const holds = crossTransitionHolds(composition.layers, fps);
+    for (const [index, item] of composition.layers.entries()) {
+      if (!isVisualLayer(item) || item.end < range.start || item.start >= range.end) continue;
+      const layer = (holds.has(index) ? { ...item, transition_out: undefined } : item) as VisualLayer;
+      const context: LayerContext = {
+        index,
+        size: { width: frame.contentWidth, height: frame.contentHeight },
+        scale: frame.scale,
+        px: (value, min = 0) => Math.max(min, Math.round(value * frame.scale)),
+        fps,
+        version: composition.version ?? 1,
+        range,
+        input: (file, options) => state.input(file, options),
+        media,
+        file: (name, content) => state.file(name, content),
+        label: (name) => state.label(name),
+        workDir: input.workDir,
+      };
+      const transitions = { in: (layer as { transition_in?: never }).transition_in, out: (layer as { transition_out?: never }).transition_out };
+      const drawing = await drawVisualLayer(layer, context);
+      if (drawing.kind === "overlay") {
+        state.push(...drawing.chains);
+        const stream = transitionOverlay(state, drawing.label, drawing.box, drawing.window, transitions, fps);
+        const next = state.label(`v${index}`);
+        state.push(`[${video}][${stream}]overlay=x=${drawing.box.x}:y=${drawing.box.y}:enable='between(t,${num(drawing.window.start)},${num(drawing.window.end)})'[${next}]`);
+        video = next;
+      } else {
+        video = transitionInPlace(state, video, drawing.filter, drawing.window, transitions, `layer${index}`);
+      }
+    }
+    const out = state.label("vout");
+    const letterbox = frame.contentWidth !== frame.width || frame.contentHeight !== frame.height
+      ? `,pad=${frame.width}:${frame.height}:(ow-iw)/2:(oh-ih)/2:color=${ffmpegColor(composition.background_color)}`
+      : "";
+    state.push(`[${video}]trim=start=${num(range.start)}:end=${num(range.end)},setpts=PTS-STARTPTS${letterbox}[${out}]`);
+    graph.video = out;
+  }
+  if (input.audio !== false) graph.audio = buildAudio(state, composition, { media, range, loudness: input.loudness });
+  graph.filter = state.chains.join(";");
+  return graph;
+}
