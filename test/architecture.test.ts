@@ -84,18 +84,18 @@ describe("the import structure", () => {
     expect(refusal("src/renders/render-operation.ts", "src/renders/composition.ts")).toBeUndefined();
     expect(refusal("src/renders/render-operation.ts", "src/operations/kind.ts")).toBeUndefined();
     expect(refusal("src/db/transaction.ts", "src/context/request-context.ts")).toBeUndefined();
-    expect(refusal("src/scripts/actions/to_video.ts", "src/videos/index.ts")).toBeUndefined();
+    expect(refusal("src/scripts/actions/to_video.ts", "src/video-model/index.ts")).toBeUndefined();
     expect(refusal("rest/handler.ts", "src/resources/service.ts")).toBeUndefined();
     expect(refusal("src/platform/schema.ts", "src/api-keys/graphql.ts")).toBeUndefined();
   });
 
   it("refuses a lower layer importing a higher one, another domain's inside, and the composition root", () => {
-    expect(refusal("src/actions/framework/input.ts", "src/videos/resource.ts")).toMatch(/lower layer never imports a higher one/);
+    expect(refusal("src/actions/framework/input.ts", "src/video-model/resource.ts")).toMatch(/lower layer never imports a higher one/);
     expect(refusal("src/config.ts", "src/publishing/settings.ts")).toMatch(/lower layer/);
     expect(refusal("src/graphql/context.ts", "rest/responses.ts")).toMatch(/lower layer/);
     expect(refusal("src/account/actions/limits.ts", "rest/body.ts")).toMatch(/lower layer/);
     expect(refusal("src/db/transaction.ts", "src/guards/idempotency.ts")).toMatch(/lower layer/);
-    expect(refusal("src/faceless/video.ts", "src/videos/resource.ts")).toMatch(/another domain's inside/);
+    expect(refusal("src/faceless/video.ts", "src/video-model/resource.ts")).toMatch(/another domain's inside/);
     expect(refusal("src/resources/service.ts", "src/platform/resources.generated.ts")).toMatch(/composition root/);
   });
 });

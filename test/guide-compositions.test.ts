@@ -20,7 +20,7 @@ import { FORMAT_SIZES, isRenderFormat, parseComposition } from "../src/renders/c
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
 import type { QualityReport } from "../src/renders/quality.js";
-import { checkCompositionText } from "../src/videos/timeline/text-checks.js";
+import { checkCompositionText } from "../src/video-model/timeline/text-checks.js";
 
 const run = promisify(execFile);
 const PAGE = new URL("../docs/guide/compositions.md", import.meta.url);

@@ -440,7 +440,7 @@ describe("heavy fields and expand", () => {
     video_json: { timeline: [1, 2] },
     blocks: [{ type: "text" }],
     groups: [{ id: "g1" }],
-    // Values in the timeline model's shapes (src/videos/timeline/), already as it stores them.
+    // Values in the timeline model's shapes (src/video-model/timeline/), already as it stores them.
     composition: { duration: 1, fps: 30, background_color: "#000000FF", layers: [] },
     smart_groups: [],
     faceless_scenes: [],

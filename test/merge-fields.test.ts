@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors/api-error.js";
 import { parseComposition } from "../src/renders/composition.js";
-import { compositionShape } from "../src/videos/timeline/composition.js";
-import { fillMergeFields, mergeFieldNames, mergeFieldUses, substituteMergeFields } from "../src/videos/timeline/merge-fields.js";
+import { compositionShape } from "../src/video-model/timeline/composition.js";
+import { fillMergeFields, mergeFieldNames, mergeFieldUses, substituteMergeFields } from "../src/video-model/timeline/merge-fields.js";
 
 const template = {
   duration: 1,

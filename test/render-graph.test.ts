@@ -11,7 +11,7 @@ import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
-import { TRANSITION_TYPES } from "../src/videos/timeline/transitions.js";
+import { TRANSITION_TYPES } from "../src/video-model/timeline/transitions.js";
 import { bandLevel, loudness, meanColour, near } from "./support/frames.js";
 
 // Real renders: minutes, not seconds, on a machine busy with other suites.

@@ -14,8 +14,8 @@ import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
 import { RenderFailure } from "../src/renders/render-failure.js";
 import { TEXT_DRAWERS } from "../src/renders/text/drawers.js";
-import { frameOf } from "../src/videos/timeline/frame.js";
-import { catalogFont, planText } from "../src/videos/timeline/text-fit.js";
+import { frameOf } from "../src/video-model/timeline/frame.js";
+import { catalogFont, planText } from "../src/video-model/timeline/text-fit.js";
 import { framePixels, layerHarness } from "./support/layer-harness.js";
 
 const BACKGROUND = [32, 48, 64];

@@ -3,9 +3,9 @@
 // exports, narration), which always passes the font pre-flight.
 import { describe, expect, it } from "vitest";
 import { layoutText } from "../src/media/fonts/layout.js";
-import { compositionShape } from "../src/videos/timeline/composition.js";
-import { checkCompositionText, drawableText } from "../src/videos/timeline/text-checks.js";
-import { catalogFont } from "../src/videos/timeline/text-fit.js";
+import { compositionShape } from "../src/video-model/timeline/composition.js";
+import { checkCompositionText, drawableText } from "../src/video-model/timeline/text-checks.js";
+import { catalogFont } from "../src/video-model/timeline/text-fit.js";
 
 describe("text layout", () => {
   const sans = catalogFont("sans", 400);

@@ -1,4 +1,4 @@
-// The timeline model (src/videos/timeline/, docs/timeline.md): the heavy fields of a video are
+// The timeline model (src/video-model/timeline/, docs/timeline.md): the heavy fields of a video are
 // checked when the video is written — create, update and bulk alike — with the path of each issue
 // and a did-you-mean, instead of failing later at render time. Unknown keys of the open shapes
 // (blocks, groups) are kept; the composition is strict and stored as it is read (defaults filled).

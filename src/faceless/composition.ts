@@ -5,10 +5,10 @@
 // still as an `image` layer with a slow Ken Burns zoom — else a plain colour; its voice-over. Each
 // visual runs CROSSFADE_SECONDS into the next scene, whose visual fades in over it (a cross-fade;
 // a colour cuts). The narration is one `subtitles` layer on top (captions), its words spread evenly
-// over each scene. Layer types of src/videos/timeline/composition.ts (docs/renders.md).
+// over each scene. Layer types of src/video-model/timeline/composition.ts (docs/renders.md).
 import { FORMAT_SIZES, isRenderFormat } from "../renders/index.js";
 import { presetStyle } from "../subtitles/index.js";
-import { drawableText } from "../videos/index.js";
+import { drawableText } from "../video-model/index.js";
 import { narrationGroups } from "./narration.js";
 import type { FacelessScene } from "./scene-shape.js";
 

@@ -1,10 +1,10 @@
 // Subtitle groups of narration that has no word timings (a faceless scene's text, a slide's
 // caption): each piece's words spread evenly over its time, grouped as subtitles.generate groups
-// transcribed words (src/videos/timeline/caption-groups.ts).
+// transcribed words (src/video-model/timeline/caption-groups.ts).
 import { DEFAULT_WORDS_PER_GROUP, groupWords } from "../subtitles/index.js";
-import type { SubtitleGroup, TimedWord } from "../videos/index.js";
+import type { SubtitleGroup, TimedWord } from "../video-model/index.js";
 
-/** The subtitles layer's limits (src/videos/timeline/composition.ts). */
+/** The subtitles layer's limits (src/video-model/timeline/composition.ts). */
 const MAX_GROUPS = 5_000;
 const MAX_WORD_CHARACTERS = 200;
 

@@ -16,7 +16,7 @@ import { MAX_SCENES, splitScript } from "./split.js";
 import { DEFAULT_STORY_SECONDS, writeStory } from "./story.js";
 import { changeScenes, jsonColumn, newScenes, parseScenes, scenesData, setFacelessStatus } from "./video.js";
 import { recordUpdatedIn } from "../resources/service.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 
 export const pipelineInput = z.strictObject({
   section_id: z.string().nullable(),

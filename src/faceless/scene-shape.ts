@@ -5,10 +5,10 @@
 // (src/faceless/composition.ts), so renders.create turns a faceless video into an MP4 at any
 // stage. Long work runs as operations (operations.ts, pipeline-operation.ts);
 // faceless.check_status reads them. The shape itself is the timeline model's
-// (src/videos/timeline/faceless-scenes.ts), which the videos resource checks on every write.
-import type { FacelessScene } from "../videos/index.js";
+// (src/video-model/timeline/faceless-scenes.ts), which the videos resource checks on every write.
+import type { FacelessScene } from "../video-model/index.js";
 
-export { facelessScene, facelessScenes, type FacelessScene } from "../videos/index.js";
+export { facelessScene, facelessScenes, type FacelessScene } from "../video-model/index.js";
 
 /** The status a scene has from what it holds. */
 export function sceneStatus(scene: Pick<FacelessScene, "audio" | "visual">): FacelessScene["status"] {

@@ -8,7 +8,7 @@ import { ApiError } from "../errors/api-error.js";
 import { newId } from "../ids.js";
 import { loadOwned, recordUpdatedIn } from "../resources/service.js";
 import type { FileService } from "../storage/from-config.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 import { validationFailed } from "../validation/issues.js";
 import { facelessComposition } from "./composition.js";
 import { facelessScenes, sceneStatus, type FacelessScene } from "./scene-shape.js";

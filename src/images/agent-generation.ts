@@ -11,7 +11,7 @@ import { validationFailed } from "../validation/issues.js";
 import { agentPrompt, agents } from "../agents/index.js";
 import { folders } from "../folders/index.js";
 import { generations } from "../generations/index.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 import { imageGenerationOperation } from "./image-generation.js";
 
 export const IMAGE_PRICE = 4;

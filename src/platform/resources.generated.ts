@@ -18,7 +18,7 @@ import { renders } from "../renders/resource.js";
 import { scripts } from "../scripts/resource.js";
 import { slideshows } from "../slideshows/resource.js";
 import { templates, videoStyles, smartGroupConfigs, customVideoTypes } from "../templates/resource.js";
-import { videos } from "../videos/resource.js";
+import { videos } from "../video-model/resource.js";
 import { voices } from "../voices/resource.js";
 import { webhookEndpoints, webhookDeliveries } from "../webhooks/resource.js";
 

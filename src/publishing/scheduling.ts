@@ -12,7 +12,7 @@ import type { RecordWrite } from "../registry/resource.js";
 import { spendCredits } from "../credits/ledger.js";
 import { loadOwned } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 import { queuePublish } from "./publisher.js";
 import { socialAccounts } from "./resource.js";
 

@@ -1,19 +1,19 @@
 // The composition a render draws: a video's `composition` column, in the format of
-// src/videos/timeline/composition.ts (the timeline model, checked when a video is saved; documented
+// src/video-model/timeline/composition.ts (the timeline model, checked when a video is saved; documented
 // with a full example in docs/renders.md). Parsing is strict: unknown fields, unknown layer types,
 // out-of-range numbers and timings past the end are refused with 422 validation_failed, each issue
 // at its path under `composition` (e.g. `composition.layers.2.src`). The renderer's view fills in
 // each layer's end.
 import { toIssues, validationFailed } from "../validation/issues.js";
 import { VIDEO_FORMATS } from "../contract.js";
-import { compositionShape, fillMergeFields, type Composition, type LayerOf } from "../videos/index.js";
+import { compositionShape, fillMergeFields, type Composition, type LayerOf } from "../video-model/index.js";
 
 /** Every format a video can have renders (FORMAT_SIZES gives each its picture size). */
 export const RENDER_FORMATS = VIDEO_FORMATS;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
-/** Output picture size of each video_format (src/videos/timeline/frame.ts, with the safe areas). */
-export { FORMAT_SIZES } from "../videos/index.js";
+/** Output picture size of each video_format (src/video-model/timeline/frame.ts, with the safe areas). */
+export { FORMAT_SIZES } from "../video-model/index.js";
 
 export function isRenderFormat(value: unknown): value is RenderFormat {
   return typeof value === "string" && (RENDER_FORMATS as readonly string[]).includes(value);

@@ -3,7 +3,7 @@
 // (https to public addresses or the allow-list, no redirects, a time limit and a size cap per file).
 // The workspace's own media is read from storage directly, never over HTTP and never through the
 // guard: a reference (`asset:`, `background:`, `take:`, `render:`, `generation:`) is looked up in the
-// render's workspace (src/videos/timeline/media-references.ts), and this service's own signed
+// render's workspace (src/video-model/timeline/media-references.ts), and this service's own signed
 // `/files/` link is recognised by its signature and must name a file of the workspace. An asset or
 // background whose file lives elsewhere is fetched from the URL it holds, through the guard.
 import { createWriteStream } from "node:fs";
@@ -15,8 +15,8 @@ import type { Tx } from "../db/transaction.js";
 import { OutboundFetchError, type OutboundGuard } from "../outbound/url-guard.js";
 import type { FileUrlSigner } from "../storage/signed-urls.js";
 import { FileNotFoundError, type Storage } from "../storage/storage.js";
-import { keyBelongsTo, mediaSourcesOf, ownLinkKey, resolveReference, type MediaTarget } from "../videos/index.js";
-import { parseMediaReference } from "../videos/index.js";
+import { keyBelongsTo, mediaSourcesOf, ownLinkKey, resolveReference, type MediaTarget } from "../video-model/index.js";
+import { parseMediaReference } from "../video-model/index.js";
 import type { Composition } from "./composition.js";
 import { RenderFailure } from "./render-failure.js";
 

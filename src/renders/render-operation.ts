@@ -16,7 +16,7 @@ import { ApiError } from "../errors/api-error.js";
 import { logger } from "../logger.js";
 import { FfmpegError } from "../media/ffmpeg.js";
 import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
-import { mergeValues, type MergeValues } from "../videos/index.js";
+import { mergeValues, type MergeValues } from "../video-model/index.js";
 import { FORMAT_SIZES, RENDER_FORMATS, isRenderFormat, parseComposition, type Composition } from "./composition.js";
 import { downloadMedia } from "./media.js";
 import { DEFAULT_OUTPUT, outputIssues, renderOutput } from "./output-spec.js";

@@ -3,7 +3,7 @@ import type { Tx } from "../db/transaction.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { loadOwned } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 import { RENDER_FORMATS, isRenderFormat, type RenderFormat } from "./composition.js";
 
 /** The caller's video with what a render is made from; 404 / 403 otherwise. */

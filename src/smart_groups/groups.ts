@@ -6,7 +6,7 @@ import type { GraphQLContext } from "../graphql/context.js";
 import { ApiError } from "../errors/api-error.js";
 import { loadOwned, updateRecordIn } from "../resources/service.js";
 import { validationFailed } from "../validation/issues.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 import { dialogueItem, questionItem, rankingItem, smartGroups, type SmartGroup } from "./shape.js";
 
 /** Most groups a video holds (the shape's bound). */

@@ -3,9 +3,9 @@
 // composition gets one as long as the media (at most the composition's 600 s), playing the media
 // (a video clip with its sound, or an audio layer) under the subtitles. Times are the media's:
 // the track assumes the media plays from the video's start.
-import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition, type SubtitleGroup, type SubtitleStyle } from "../videos/index.js";
+import { compositionShape, MAX_DURATION_SECONDS, type StoredComposition, type SubtitleGroup, type SubtitleStyle } from "../video-model/index.js";
 import { parseComposition } from "../renders/index.js";
-import { fitGroups } from "../videos/index.js";
+import { fitGroups } from "../video-model/index.js";
 
 export interface SubtitleSource {
   url: string;

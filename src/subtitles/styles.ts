@@ -1,6 +1,6 @@
 // Style presets of subtitles (style_preset): each a full subtitles style, sized for the video's
 // format (portrait video gets larger words, higher up). An unknown preset is a 422 listing them.
-import { subtitleStyle, type SubtitleStyle } from "../videos/index.js";
+import { subtitleStyle, type SubtitleStyle } from "../video-model/index.js";
 import { validationFailed } from "../validation/issues.js";
 import { didYouMean } from "../validation/did-you-mean.js";
 

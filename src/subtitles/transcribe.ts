@@ -5,7 +5,7 @@ import type { GraphQLContext } from "../graphql/context.js";
 import type { CallProviders } from "../actions/framework/action.js";
 import { loadOwned } from "../resources/service.js";
 import type { Media, TranscriptionResult } from "../providers/types.js";
-import { videos, type TimedWord, type StoredComposition, videoCaptionsShape, type VideoCaptions } from "../videos/index.js";
+import { videos, type TimedWord, type StoredComposition, videoCaptionsShape, type VideoCaptions } from "../video-model/index.js";
 
 export interface Transcript {
   text: string;

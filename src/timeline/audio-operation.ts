@@ -19,7 +19,7 @@ import { voiceSettingsOf, voiceText, LINK_SECONDS } from "../faceless/index.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { defineOperationKind } from "../operations/kind.js";
 import { recordUpdatedIn } from "../resources/service.js";
-import { videos, blocksShape, type Block, compositionShape, MAX_DURATION_SECONDS, type StoredComposition, groupsShape } from "../videos/index.js";
+import { videos, blocksShape, type Block, compositionShape, MAX_DURATION_SECONDS, type StoredComposition, groupsShape } from "../video-model/index.js";
 import { storedArray } from "./scope.js";
 import { retimeBlocks, retimeGroups } from "./sync.js";
 

@@ -4,7 +4,7 @@
 // block (`block_id`). A scope naming what is not there is a 422 at that field.
 import { z } from "zod";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
-import { blocksShape, type Block, groupsShape, type Group } from "../videos/index.js";
+import { blocksShape, type Block, groupsShape, type Group } from "../video-model/index.js";
 
 export const SCOPES = ["video", "group", "block"] as const;
 

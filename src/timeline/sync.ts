@@ -2,7 +2,7 @@
 // lasts as long as its audio, measured with ffprobe, and the blocks follow one another — each
 // starts where the previous one ended, plus that one's pause_after. A group starts at its first
 // block and lasts until its last block ends (pauses included).
-import type { Block, Group } from "../videos/index.js";
+import type { Block, Group } from "../video-model/index.js";
 
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 

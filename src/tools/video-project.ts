@@ -6,7 +6,7 @@ import type { ModelContext } from "../actions/framework/action.js";
 import type { Tx } from "../db/transaction.js";
 import { fullSelection, presentRecord } from "../resources/selection.js";
 import { createRecordIn } from "../resources/service.js";
-import { videos } from "../videos/index.js";
+import { videos } from "../video-model/index.js";
 
 /** How long the links a composition holds stay valid (as scripts.to_video's). */
 export const LINK_SECONDS = 30 * 24 * 3600;

@@ -7,7 +7,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { LONG_TEXT, id, requireOneOf, text } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { loadFacelessVideo } from "../video.js";
 
 const SCRIPT_CHARACTERS = 40_000;

@@ -8,7 +8,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { LONG_TEXT, id, text } from "../../actions/catalog/define.js";
 import { createRecordIn, updateRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { sceneTimings } from "../composition.js";
 import { scenesOutput } from "../present.js";
 import { MAX_SCENES, splitScript } from "../split.js";

@@ -14,7 +14,7 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { presentRecord } from "../../resources/selection.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { generations, playgroundGenerations } from "../resource.js";
 import { checkModelRef, queueGeneration } from "../queue-generation.js";
 

@@ -9,7 +9,7 @@ import type { Tx } from "../../db/transaction.js";
 import { Prisma } from "../../generated/prisma/client.js";
 import { loadOwned } from "../../resources/service.js";
 import { recordSchema } from "../../resources/record-schema.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { presentRender } from "../present.js";
 import { renders } from "../resource.js";
 

@@ -8,7 +8,7 @@ import type { Composition, LayerOf } from "../composition.js";
 import { num } from "../filter-values.js";
 import type { GraphState } from "./graph-state.js";
 import type { TimeWindow } from "./layer-drawing.js";
-import { LOUDNESS_DEFAULTS } from "../../videos/index.js";
+import { LOUDNESS_DEFAULTS } from "../../video-model/index.js";
 
 export const AUDIO_SAMPLE_RATE = 48_000;
 

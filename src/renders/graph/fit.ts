@@ -2,7 +2,7 @@
 // source exactly box-sized RGBA. cover fills the box and crops the overflow, contain fits inside
 // it with transparent bars, fill stretches, none keeps the source's own size (times the render's
 // scale), centred and cropped to the box.
-import type { FIT_MODES } from "../../videos/index.js";
+import type { FIT_MODES } from "../../video-model/index.js";
 
 export type Fit = (typeof FIT_MODES)[number];
 

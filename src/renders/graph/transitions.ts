@@ -1,4 +1,4 @@
-// Transitions of visual layers (transition_in / transition_out, src/videos/timeline/transitions.ts).
+// Transitions of visual layers (transition_in / transition_out, src/video-model/timeline/transitions.ts).
 //
 // An overlay layer (an RGBA stream of its box) transitions against a transparent canvas of its box
 // with xfade: in = transparent → layer, out = layer → transparent, so what is beneath shows where
@@ -12,7 +12,7 @@
 // An in-place layer (drawn on the running video) transitions by `blend` of the video with the
 // layer and without it, inside the transition windows only; slides and zooms need the layer as a
 // stream of its own and become a fade there.
-import type { Transition, TransitionType } from "../../videos/index.js";
+import type { Transition, TransitionType } from "../../video-model/index.js";
 import { num } from "../filter-values.js";
 import type { GraphState } from "./graph-state.js";
 import type { Box, TimeWindow } from "./layer-drawing.js";

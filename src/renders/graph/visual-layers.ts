@@ -3,7 +3,7 @@
 // its box in composition time (./layer-drawing.ts).
 import sharp from "sharp";
 import type { LayerOf } from "../composition.js";
-import type { CompositionLayer } from "../../videos/index.js";
+import type { CompositionLayer } from "../../video-model/index.js";
 import { ffmpegColor, num } from "../filter-values.js";
 import { TEXT_DRAWERS } from "../text/drawers.js";
 import { fitFilters } from "./fit.js";

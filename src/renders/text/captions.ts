@@ -1,16 +1,16 @@
 // A `subtitles` layer drawn: each caption (a group of words, from groups, words, srt or vtt) laid
-// out in the band of the safe area by src/videos/timeline/caption-fit.ts (wrapped, shrunk to its
+// out in the band of the safe area by src/video-model/timeline/caption-fit.ts (wrapped, shrunk to its
 // max_lines, never cut off), rasterised per state and streamed as the band's pictures
 // (./states.ts). The preset decides the states: `plain` one picture per caption (emphasised words
 // in emphasis_color); `karaoke` one per spoken word, that word in emphasis_color; `boxed_word` a
 // box behind the spoken word; `word_pop` the words appearing as they are spoken, the spoken one
 // larger and in emphasis_color. Between captions the band is transparent.
 import { shape } from "../../media/fonts/layout.js";
-import { captionBand, planCaption, type CaptionPlan } from "../../videos/index.js";
-import { captionGroups } from "../../videos/index.js";
-import { frameOfSize } from "../../videos/index.js";
-import type { SubtitleGroup } from "../../videos/index.js";
-import { catalogFont } from "../../videos/index.js";
+import { captionBand, planCaption, type CaptionPlan } from "../../video-model/index.js";
+import { captionGroups } from "../../video-model/index.js";
+import { frameOfSize } from "../../video-model/index.js";
+import type { SubtitleGroup } from "../../video-model/index.js";
+import { catalogFont } from "../../video-model/index.js";
 import type { LayerOf } from "../composition.js";
 import type { LayerContext, VisualLayerDrawing } from "../graph/layer-drawing.js";
 import { RenderFailure } from "../render-failure.js";

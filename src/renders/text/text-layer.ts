@@ -1,5 +1,5 @@
 // A `text` layer drawn: laid out on the composition's frame exactly as the save-time check measured
-// it (src/videos/timeline/text-fit.ts), rasterised to RGBA pictures (./svg.ts) and handed to the
+// it (src/video-model/timeline/text-fit.ts), rasterised to RGBA pictures (./svg.ts) and handed to the
 // builder as an overlay stream of its box (./states.ts), which the builder moves in and out with the
 // layer's transitions. An animation is a picture per frame over its duration: fade and slide_up
 // (rising while fading in) and pop (scaling up past its size and settling), typewriter (graphemes
@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { fontFromBytes, missingCharacters, type Font } from "../../media/fonts/coverage.js";
 import { shape, type PlacedPiece } from "../../media/fonts/layout.js";
-import { frameOfSize } from "../../videos/index.js";
-import { catalogFont, planText, type TextPlan } from "../../videos/index.js";
+import { frameOfSize } from "../../video-model/index.js";
+import { catalogFont, planText, type TextPlan } from "../../video-model/index.js";
 import type { LayerOf } from "../composition.js";
 import type { LayerContext, VisualLayerDrawing } from "../graph/layer-drawing.js";
 import { RenderFailure } from "../render-failure.js";

@@ -19,7 +19,7 @@ import { fullSelection, presentRecord } from "../../resources/selection.js";
 import { createRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { VIDEO_FORMATS } from "../../contract.js";
-import { drawableText, videos } from "../../videos/index.js";
+import { drawableText, videos } from "../../video-model/index.js";
 import { lockScript, readScript } from "../document.js";
 import { chosenRecordings } from "../recordings.js";
 import { echoedRequest } from "../summary.js";

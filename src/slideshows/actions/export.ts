@@ -6,7 +6,7 @@
 // slideshow's export_url (slideshow_status exporting → exported, or failed). `format`: mp4, the
 // one the renderer writes (the picture size follows slideshow_format). 400 while a slide has no
 // image (run slideshows.generate), 409 while the slideshow is generating or exporting.
-import { drawableText } from "../../videos/index.js";
+import { drawableText } from "../../video-model/index.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
@@ -16,7 +16,7 @@ import { recordSchema } from "../../resources/record-schema.js";
 import { createRecordIn } from "../../resources/service.js";
 import { FORMAT_SIZES, isRenderFormat, parseComposition, presentRender, renders } from "../../renders/index.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { LINK_SECONDS, crossfades } from "../../faceless/index.js";
 import { slideshowExportOperation } from "../operations.js";
 import { assertIdle, loadSlideshow } from "../load.js";

@@ -8,7 +8,7 @@ import { id, label, prompt } from "../../actions/catalog/define.js";
 import { newId } from "../../ids.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { TYPE_BRIEFS, assertRoom, groupAnswer, itemsSchema, loadGroups, storedItems, writeGroups } from "../groups.js";
 import { DECLARED_ACTIONS, GENERATED_TYPES, type SmartGroup } from "../shape.js";
 

@@ -9,7 +9,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { id, url } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos, subtitleGroup, type VideoCaptions } from "../../videos/index.js";
+import { videos, subtitleGroup, type VideoCaptions } from "../../video-model/index.js";
 import { storedComposition, DEFAULT_WORDS_PER_GROUP, groupWords, fetchMedia, lockVideo, readVideo, storedCaptions, transcribe, videoMedia } from "../../subtitles/index.js";
 
 export default defineAction({

@@ -14,7 +14,7 @@ import type { GraphQLContext } from "../../graphql/context.js";
 import type { Tx } from "../../db/transaction.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { parseOrThrow } from "../../validation/issues.js";
-import { videos, type Block, voiceSettingsMapShape } from "../../videos/index.js";
+import { videos, type Block, voiceSettingsMapShape } from "../../video-model/index.js";
 import { readVideo } from "../../subtitles/index.js";
 import { needsVoice, timelineAudioOperation } from "../audio-operation.js";
 import { inScope, SCOPES, timelineOf } from "../scope.js";

@@ -13,7 +13,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { count, id } from "../../actions/catalog/define.js";
 import { drawStill } from "../../faceless/index.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { videos, blocksShape, type Block, groupsShape, type Group } from "../../videos/index.js";
+import { videos, blocksShape, type Block, groupsShape, type Group } from "../../video-model/index.js";
 import { lockVideo, readVideo } from "../../subtitles/index.js";
 import { storedArray } from "../scope.js";
 

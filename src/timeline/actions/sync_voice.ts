@@ -13,7 +13,7 @@ import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, json } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { fetchMedia, lockVideo, readVideo } from "../../subtitles/index.js";
 import { retimeBlocks, retimeGroups } from "../sync.js";
 import { inScope, SCOPES, timelineOf } from "../scope.js";

@@ -8,7 +8,7 @@ import { defineAction } from "../../actions/framework/action.js";
 import { json, language } from "../../actions/catalog/define.js";
 import { ApiError } from "../../errors/api-error.js";
 import { validationFailed, type ValidationIssue } from "../../validation/issues.js";
-import { wordsSpreadOver } from "../../videos/index.js";
+import { wordsSpreadOver } from "../../video-model/index.js";
 
 type Line = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
-import { timedWord } from "../../videos/index.js";
+import { timedWord } from "../../video-model/index.js";
 import { fetchMedia, transcribe } from "../../subtitles/index.js";
 
 export default defineAction({

@@ -15,7 +15,7 @@ import { storeMedia, billedGeneration } from "../../generations/index.js";
 import { mediaFacts } from "../../providers/media-info.js";
 import { ApiError } from "../../errors/api-error.js";
 import { recordSchema } from "../../resources/record-schema.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { siteFormat, sitePostShape } from "../schemas.js";
 import { readForumThread, type ForumThread } from "../sites/index.js";
 import { LINK_SECONDS, MAX_SECONDS, createVideoProject, ms, wrapText } from "../video-project.js";

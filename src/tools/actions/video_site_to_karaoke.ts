@@ -14,7 +14,7 @@ import { ApiError } from "../../errors/api-error.js";
 import { imageFromUrl } from "../../providers/user-image.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { FORMAT_SIZES } from "../../renders/index.js";
-import { videos, wordsSpreadOver } from "../../videos/index.js";
+import { videos, wordsSpreadOver } from "../../video-model/index.js";
 import { billedGeneration } from "../../generations/index.js";
 import { fileEntry, storeImage, type StoredImage } from "../images.js";
 import { siteFormat } from "../schemas.js";

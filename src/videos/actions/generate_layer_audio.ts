@@ -12,7 +12,7 @@ import { PROMPT_TEXT, id, jsonObject, name, text } from "../../actions/catalog/d
 import { ApiError } from "../../errors/api-error.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { sceneTimings, voiceSettingsOf, voiceText, type FacelessScene, loadScenedVideo, lockScenes, scenesData, type FacelessVideo } from "../../faceless/index.js";
-import { videos } from "../resource.js";
+import { videos } from "../../video-model/index.js";
 
 function layerOf(video: FacelessVideo, layerName: string): FacelessScene {
   const wanted = layerName.trim().toLowerCase();

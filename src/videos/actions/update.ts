@@ -5,7 +5,7 @@ import { VIDEO_FIELDS } from "../../actions/catalog/define.js";
 import { updateRecordIn } from "../../resources/service.js";
 import { fullSelection, presentRecord } from "../../resources/selection.js";
 import { recordSchema } from "../../resources/record-schema.js";
-import { videos } from "../resource.js";
+import { videos } from "../../video-model/index.js";
 
 export default defineAction({
   name: "videos.update",

@@ -12,7 +12,7 @@ import { presentRecord } from "../../resources/selection.js";
 import { loadOwned } from "../../resources/service.js";
 import { validationFailed } from "../../validation/issues.js";
 import { agents } from "../../agents/index.js";
-import { videos } from "../../videos/index.js";
+import { videos } from "../../video-model/index.js";
 import { generations, checkFolder, queueGeneration } from "../../generations/index.js";
 import { agentPrompt } from "../../agents/index.js";
 import { ASPECT_RATIOS } from "../aspect-ratios.js";

@@ -1,4 +1,4 @@
-// The public face of videos: what other domains may import from it (docs/architecture.md, "Layers").
+// The public face of video-model: what other domains may import from it (docs/architecture.md, "Layers").
 export { videos } from "./resource.js";
 export { blocksShape } from "./timeline/blocks.js";
 export type { Block } from "./timeline/blocks.js";

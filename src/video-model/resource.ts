@@ -35,7 +35,7 @@ export const videos = defineResource({
     video_format: z.enum(VIDEO_FORMATS),
     video_name: z.string().max(500),
     faceless_target_duration: z.number().min(0).max(86_400),
-    // The timeline model (src/videos/timeline/, docs/timeline.md): checked on every write.
+    // The timeline model (src/video-model/timeline/, docs/timeline.md): checked on every write.
     ...TIMELINE_FIELD_RULES,
   },
   virtualFields: {
@@ -53,7 +53,7 @@ export const videos = defineResource({
     }),
   },
   // A composition's text must fit and its fonts draw it on the video's frame, and its media
-  // references name the workspace's own records (src/videos/timeline/composition-checks.ts):
+  // references name the workspace's own records (src/video-model/timeline/composition-checks.ts):
   // checked when the composition or the format is written.
   async beforeWrite(tx, { mode, input, existing, context }) {
     if (mode === "delete" || !input || (input.composition === undefined && input.video_format === undefined)) return;
