@@ -78,6 +78,9 @@ describe("npm run new:action", () => {
     const tests = read("test/actions/playground.random_prompt.test.ts");
     expect(tests.match(/\n {2}it\(/g)).toHaveLength(3);
     expect(tests).toContain('"/api/v1/actions/playground.random_prompt"');
+    // A test left as written fails: none passes before its author says what it checks.
+    expect(tests).toContain('expect.unreachable("TODO');
+    expect(tests).toContain('expect(error.param).toBe("TODO")');
 
     const list = read("src/platform/actions.generated.ts");
     expect(list).toContain('import playground_random_prompt from "../playground/actions/random_prompt.js";');
