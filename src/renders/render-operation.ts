@@ -11,11 +11,13 @@ import path from "node:path";
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { ApiError } from "../errors/api-error.js";
 import { logger } from "../logger.js";
 import { FfmpegError } from "../media/ffmpeg.js";
-import { defineOperationKind, OperationFailure, type OperationRow } from "../operations/kind.js";
+import { defineOperationKind, OperationFailure } from "../operations/kind.js";
+import { subjectStatus } from "../operations/subject-status.js";
 import { mergeValues, type MergeValues } from "../video-model/index.js";
 import { FORMAT_SIZES, RENDER_FORMATS, isRenderFormat, parseComposition, type Composition } from "./composition.js";
 import { downloadMedia } from "./media.js";
@@ -70,11 +72,15 @@ function asRenderFailure(error: unknown, workDir: string | undefined, renderId: 
   return new RenderFailure("internal_error", "The render failed unexpectedly; it has been logged.");
 }
 
-/** Moves the render of an operation; the state it leaves is the condition. */
-async function moveRender(tx: Tx, operation: OperationRow, from: string[], data: Record<string, unknown>) {
-  const [row] = await tx.render.updateManyAndReturn({ where: { render_id: operation.subject_id, render_status: { in: from } }, data });
-  return row;
-}
+/** The render record an operation drives: render_status moves queued → rendering → completed/failed. */
+const renderStatus = subjectStatus({
+  table: (tx: Tx) => tx.render,
+  id: "render_id",
+  status: "render_status",
+  waiting: "queued",
+  running: "rendering",
+});
+const moveRender = renderStatus.move;
 
 export const renderOperation = defineOperationKind({
   kind: "render",
@@ -146,7 +152,7 @@ export const renderOperation = defineOperationKind({
     const outputs = result.outputs.map((entry, index) => ({ kind: entry.kind, url: files.signedUrl(result.output_keys[index]!), content_type: entry.content_type, bytes: entry.bytes, width: entry.width, height: entry.height }));
     const row = await moveRender(tx, operation, ["rendering"], {
       ...result,
-      quality: result.quality ?? undefined,
+      quality: (result.quality ?? undefined) as Prisma.InputJsonValue | undefined,
       outputs,
       output_url: files.signedUrl(result.output_key),
       thumbnail_url: outputs.find((entry) => entry.kind === "thumbnail")?.url ?? null,
