@@ -508,9 +508,9 @@ describe("docs", () => {
     const table = rows(doc("actions.md"));
     expect([...table.keys()]).toEqual([...actionNames()]);
     for (const action of allActions()) {
-      const [, method, scopes, spends, weight, testMode, required, live] = table.get(action.name)!;
-      expect([method, scopes, spends, Number(weight), testMode, live], action.name).toEqual([
-        action.method, action.scopes.join(", "), action.credits ? "yes" : "no", action.weight, action.testMode, isLiveAction(action) ? "yes" : "not yet",
+      const [, method, scopes, spends, weight, testMode, required] = table.get(action.name)!;
+      expect([method, scopes, spends, Number(weight), testMode], action.name).toEqual([
+        action.method, action.scopes.join(", "), action.credits ? "yes" : "no", action.weight, action.testMode,
       ]);
       expect(required, action.name).toBe(requiredCell(action));
     }
