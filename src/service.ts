@@ -9,7 +9,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
-import { answerClientError } from "./http/client-errors.js";
+import { answerClientError, answerConnect } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
@@ -80,6 +80,7 @@ export async function startService(config: Config): Promise<RunningService> {
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.maxConnections = config.http.maxConnections;
     server.on("clientError", answerClientError(config.publicBaseUrl));
+    server.on("connect", answerConnect(config.publicBaseUrl));
     await new Promise<void>((resolve, reject) => {
       server!.once("error", reject);
       server!.listen(config.port, config.host, () => resolve());
