@@ -58,7 +58,10 @@ export async function startService(config: Config): Promise<RunningService> {
     const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
     const live = createLiveEvents(redisHandle.url);
     const files = await createFileService(database.prisma, config);
+    // Known once the server listens (the port it got, when asked for 0).
+    let listenerBaseUrl = "";
     const app = createApp({
+      listenerBaseUrl: () => listenerBaseUrl,
       schema: getSchema(),
       prisma: database.prisma,
       config,
@@ -86,6 +89,7 @@ export async function startService(config: Config): Promise<RunningService> {
       server!.listen(config.port, config.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
+    listenerBaseUrl = serviceBaseUrl({ host: config.host, port: address.port });
     const runningServer = server;
     // Workers sign links (render outputs) for this listener (the port it got, when asked for 0)
     // unless a public base URL is set.

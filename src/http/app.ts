@@ -28,6 +28,11 @@ export interface AppDependencies {
   guards: Guards;
   services: ServiceHandles;
   config: Pick<Config, "publicBaseUrl">;
+  /**
+   * Where links point when no public base URL is configured: the address the service listens on.
+   * Never the request's Host header, which any client can set (docs/security.md).
+   */
+  listenerBaseUrl(this: void): string;
 }
 
 function setHeaders(response: Response, headers: Record<string, string>): void {
@@ -56,7 +61,7 @@ export function createApp(dependencies: AppDependencies) {
     const clientIp = serverContext.req?.socket?.remoteAddress;
     const context: RequestContext = {
       requestId: newId("request"),
-      baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
+      baseUrl: dependencies.config.publicBaseUrl ?? dependencies.listenerBaseUrl(),
       idempotency,
     };
     return runInRequestContext(context, async () => {
