@@ -28,6 +28,7 @@ import { API_BASE_PATH } from "../../rest/sofa.js";
 import { MAX_BODY_BYTES } from "../contract.js";
 import { assertDeclaredLengthWithin, carriesBody, withBufferedBody } from "../web/request-body.js";
 import { createFilesHandler } from "../../rest/files.js";
+import { recordRefusedActionCall } from "../../rest/action-refusals.js";
 import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
 import { assertGraphQLHttpRequest } from "../graphql-endpoint/http-request.js";
@@ -252,6 +253,8 @@ export function createApp(dependencies: AppDependencies) {
       } catch (error) {
         response = errorResponseFor(error, url.pathname, request);
       }
+      const refusal = recordRefusedActionCall(dependencies.prisma, context, url.pathname, response);
+      if (refusal) (context.pendingWrites ??= []).push(refusal.catch((error: unknown) => logger.error({ err: error, request_id: context.requestId }, "action.failed of a refused call not recorded")));
       // An answer never overtakes the records it reports (e.g. action.failed of a scope refusal).
       if (context.pendingWrites) await Promise.allSettled(context.pendingWrites);
       if (context.idempotentReplay) {
