@@ -19,6 +19,8 @@ import { anonymousCharger, createKeylessRoutes } from "./keyless-routes.js";
 import { answerForTarget, normalizeRequestTarget } from "./request-target.js";
 import { createApiRoutes, type NodeServerContext } from "./api-routes.js";
 import type { Response } from "../response.js";
+import { recordRefusedActionCall } from "../../rest/action-refusals.js";
+import { logger } from "../logger.js";
 
 export interface AppDependencies {
   /** The one schema both surfaces serve (src/platform/schema.ts). */
@@ -76,6 +78,8 @@ export function createApp(dependencies: AppDependencies) {
       } catch (error) {
         response = errorResponseFor(error, url.pathname, request);
       }
+      const refusal = recordRefusedActionCall(dependencies.prisma, context, url.pathname, response);
+      if (refusal) (context.pendingWrites ??= []).push(refusal.catch((error: unknown) => logger.error({ err: error, request_id: context.requestId }, "action.failed of a refused call not recorded")));
       // An answer never overtakes the records it reports (e.g. action.failed of a scope refusal).
       if (context.pendingWrites) await Promise.allSettled(context.pendingWrites);
       if (context.idempotentReplay) {
