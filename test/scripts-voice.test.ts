@@ -106,6 +106,8 @@ describe("scripts.voice", () => {
   it("skips and reports a paragraph with no voice anywhere, and quotes a test key without writing", async () => {
     const fixture = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(fixture.client, ["One.", "Two."], {});
+    // A new script has the deployment's default voice; this one has none anywhere.
+    await prisma().script.update({ where: { script_id: scriptId }, data: { default_voice_ref: null } });
     await prisma().scriptParagraph.update({ where: { paragraph_id: ids[1] }, data: { voice_ref: "local/en-gb" } });
     const answer = ok(await call(fixture.client, "voice", { script_id: scriptId }));
     expect(answer.voiced.map((entry: Row) => entry.paragraph_id)).toEqual([ids[1]]);
