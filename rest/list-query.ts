@@ -5,7 +5,7 @@
 import { ApiError } from "../src/errors/api-error.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { didYouMean } from "../src/validation/did-you-mean.js";
-import { LIMIT_RULE, LIST_ARGUMENTS, OFFSET_RULE } from "../src/resources/list.js";
+import { LIMIT_RULE, LIST_ARGUMENTS, OFFSET_RULE, badListArgument } from "../src/resources/list.js";
 import { MAX_PAGE_SIZE } from "../src/contract.js";
 import { FILTER_OPERATORS, OPERATORS_BY_KIND, filterableFieldMap, typedValue, type FilterKind, type FilterOperator, type ResourceFilter } from "../src/resources/filters.js";
 
@@ -53,16 +53,20 @@ export const EXPORT_LIMIT_RULE = "limit must be a positive integer (on an export
 
 const INT32_MAX = 2_147_483_647;
 
-/** limit and offset, checked here in the resolver's own words so Sofa never sees a bad integer. */
+/**
+ * limit and offset, checked here in the resolver's own words (422 validation_failed, contract 4.2)
+ * so Sofa never sees a bad integer.
+ */
 function assertIntegerArgument(name: string, value: string, exporting: boolean): void {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  const type = Number.isNaN(number) ? "number.base" : undefined;
   if (name === "limit") {
     const max = exporting ? INT32_MAX : MAX_PAGE_SIZE;
-    if (!(number >= 1 && number <= max)) throw new ApiError("invalid_request", exporting ? EXPORT_LIMIT_RULE : LIMIT_RULE, { param: name });
+    if (!(number >= 1 && number <= max)) throw badListArgument(name, exporting ? EXPORT_LIMIT_RULE : LIMIT_RULE, type ?? (number < 1 ? "number.min" : "number.max"));
     return;
   }
   if (!(number >= 0 && number <= INT32_MAX)) {
-    throw new ApiError("invalid_request", name === "offset" ? OFFSET_RULE : `${name} must be a non-negative integer.`, { param: name });
+    throw badListArgument(name, name === "offset" ? OFFSET_RULE : `${name} must be a non-negative integer.`, type ?? "number.max");
   }
 }
 
@@ -95,7 +99,7 @@ export function parseListQuery(resource: ResourceDefinition, query: URLSearchPar
       const value = values[0]!;
       if (argumentType(name) === "integer") assertIntegerArgument(name, value, options.exporting ?? false);
       if (argumentType(name) === "boolean" && value !== "true" && value !== "false") {
-        throw new ApiError("invalid_request", `${name} must be true or false.`, { param: name });
+        throw badListArgument(name, `${name} must be true or false.`, "boolean.base", ["true", "false"]);
       }
       if (LIST_ARGUMENT_NAMES.includes(name)) args.set(name, value);
       continue;

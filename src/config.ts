@@ -67,6 +67,11 @@ export interface Config {
   renderMediaTimeoutMs: number;
   /** How long ffmpeg may run for one render before it is stopped. */
   renderTimeoutMs: number;
+  /**
+   * A video render of a composition longer than this many seconds is split into segments of this
+   * length, each its own job (docs/renders.md, "Split rendering"); 0 never splits.
+   */
+  renderSplitSeconds: number;
   /** How long a worker holds a running operation without renewing its lease (docs/operations.md). */
   operationLeaseMs: number;
   /** How often the sweep retakes operations whose lease ran out and re-queues lost jobs. */
@@ -160,6 +165,14 @@ function intFromEnv(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
+/** A non-negative number of seconds (decimals allowed). */
+function secondsFromEnv(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`Expected a number of seconds, got '${value}'`);
+  return parsed;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const storage = storageKind(env.CUTROOM_STORAGE);
   return {
@@ -193,12 +206,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderMediaMaxBytes: intFromEnv(env.CUTROOM_RENDER_MEDIA_MAX_BYTES, 50 * 1024 * 1024),
     renderMediaTimeoutMs: intFromEnv(env.CUTROOM_RENDER_MEDIA_TIMEOUT_MS, 30_000),
     renderTimeoutMs: intFromEnv(env.CUTROOM_RENDER_TIMEOUT_MS, 30 * 60_000),
+    renderSplitSeconds: secondsFromEnv(env.CUTROOM_RENDER_SPLIT_SECONDS, 20),
     operationLeaseMs: intFromEnv(env.CUTROOM_OPERATION_LEASE_MS, 60_000),
     operationSweepMs: intFromEnv(env.CUTROOM_OPERATION_SWEEP_MS, 20_000),
     operationRequeueAfterMs: intFromEnv(env.CUTROOM_OPERATION_REQUEUE_AFTER_MS, 30_000),
     jobScheduleCheckMs: intFromEnv(env.CUTROOM_JOB_SCHEDULE_CHECK_MS, 60_000),
     // ffmpeg takes a core per render: two at once on a small machine.
-    queueConcurrency: queueNumbers(env.CUTROOM_QUEUE_CONCURRENCY, { render: 2 }),
+    queueConcurrency: queueNumbers(env.CUTROOM_QUEUE_CONCURRENCY, { render: 2, render_segment: 2 }),
     queueLimits: queueLimits(env.CUTROOM_QUEUE_LIMITS),
     checkActionOutputs: (env.CUTROOM_CHECK_OUTPUTS ?? (env.NODE_ENV === "production" ? "off" : "on")) !== "off",
     providers: parseProviderSettings(env),

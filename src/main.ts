@@ -6,12 +6,16 @@ import { startService } from "./service.js";
 import { mintStartupKeys } from "./platform/startup-keys.js";
 import { logger } from "./logger.js";
 import { checkMediaTools } from "./media/tool-versions.js";
+import { removeServiceAddress, writeServiceAddress } from "./platform/service-address.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const tools = await checkMediaTools();
   const service = await startService(config);
   const prisma = service.database.prisma;
+  // Links and the CLIs' hints name the public base URL when one is set, else this listener.
+  const address = config.publicBaseUrl ?? service.url;
+  await writeServiceAddress(config.dataDir, address).catch((error: unknown) => logger.warn({ err: error }, "service address not written"));
 
   console.log(`Cutroom is running at ${service.url}`);
   console.log(`  REST      ${service.url}/api/v1`);
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, "shutting down");
     await service.stop();
+    await removeServiceAddress(config.dataDir).catch(() => undefined);
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
-import { answerClientError } from "./http/client-errors.js";
+import { answerClientError, answerConnect } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
 import { createGuards, type Guards } from "./guards/guards.js";
@@ -58,7 +58,10 @@ export async function startService(config: Config): Promise<RunningService> {
     const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
     const live = createLiveEvents(redisHandle.url);
     const files = await createFileService(database.prisma, config);
+    // Known once the server listens (the port it got, when asked for 0).
+    let listenerBaseUrl = "";
     const app = createApp({
+      listenerBaseUrl: () => listenerBaseUrl,
       schema: getSchema(),
       prisma: database.prisma,
       config,
@@ -80,11 +83,13 @@ export async function startService(config: Config): Promise<RunningService> {
     server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
     server.maxConnections = config.http.maxConnections;
     server.on("clientError", answerClientError(config.publicBaseUrl));
+    server.on("connect", answerConnect(config.publicBaseUrl));
     await new Promise<void>((resolve, reject) => {
       server!.once("error", reject);
       server!.listen(config.port, config.host, () => resolve());
     });
     const address = server.address() as AddressInfo;
+    listenerBaseUrl = serviceBaseUrl({ host: config.host, port: address.port });
     const runningServer = server;
     // Workers sign links (render outputs) for this listener (the port it got, when asked for 0)
     // unless a public base URL is set.

@@ -17,6 +17,7 @@ import { FILTER_OPERATORS } from "../src/resources/filters.js";
 import { writableColumns, writableVirtualFields } from "../src/resources/fields.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { createFixture, useService, type Fixture } from "./support/service.js";
+import { sendRaw } from "./support/raw-http.js";
 import { forgedCursor, nastyBody, nastyJson, nastyQuery, nastySegment, nastyString, toJsonText } from "./support/fuzz-inputs.js";
 
 const service = useService({
@@ -175,6 +176,40 @@ describe("REST: no malformed request gets a 5xx", () => {
         await send(method, `/api/v1/${segments.join("/")}`, { body: "{}", headers: { "content-type": "application/json" } });
       }),
       { seed: SEED, numRuns: 60, endOnFailure: true },
+    );
+  });
+});
+
+// ---- The request line ------------------------------------------------------------------------
+
+describe("request lines: no target form or Host gets a 5xx", () => {
+  it("answers asterisk-, absolute- and malformed targets with any verb in the envelope", async () => {
+    const { host } = new URL(service.url);
+    const pathOf = fc.oneof(
+      fc.constantFrom(...routes.map((route) => `/api/v1${fillPath(route.path, knownIds)}`), "/graphql", "/api/v1/health", "/files/x", "/"),
+      nastySegment.map((segment) => `/api/v1/${encodeURIComponent(segment)}`),
+    );
+    const target = fc.oneof(
+      fc.constant("*"),
+      pathOf,
+      pathOf.map((path) => `http://${host}${path}`),
+      fc.tuple(fc.constantFrom("http://", "https://", "HTTP://", "ftp://", "http:", "//", ""), fc.constantFrom("example.com", "[::1]:80", "[::1", "a@b", "", host), pathOf).map(([scheme, authority, path]) => `${scheme}${authority}${path}`),
+      fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 30 }).map((text) => text.replace(/[\s]/g, "")).filter((text) => text.length > 0),
+    );
+    const request = fc.record({
+      method: fc.constantFrom(...VERBS, "TRACE", "PROPFIND", "BREW"),
+      target,
+      host: fc.constantFrom(host, "localhost", "example.com:8080", "a/b", "[::1]", "x y", "@", "ex ample"),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (input) => {
+        const head = `${input.method} ${input.target} HTTP/1.1\r\nhost: ${input.host}\r\nauthorization: Bearer ${fixture.key}\r\nconnection: close\r\n\r\n`;
+        const answer = await sendRaw(service.url, head);
+        // Node refuses a line it cannot parse before the app sees it: that is its 400 (src/http/client-errors.ts).
+        assertNoFault(`${input.method} ${input.target} (Host: ${input.host})`, answer.status, answer.body, input.method === "HEAD" || answer.status === 204);
+        expect(answer.status, JSON.stringify(input)).toBeGreaterThan(0);
+      }),
+      { seed: SEED, numRuns: 150, endOnFailure: true },
     );
   });
 });

@@ -213,7 +213,7 @@ describe("paging a nested list", () => {
     await prisma().video.create({ data: { video_id, workspace_id: fixture.workspaceId } });
     await prisma().render.createMany({ data: [0, 1].map((index) => ({ render_id: newId("render"), workspace_id: fixture.workspaceId, video_id, render_creation_date: at(index) })) });
     const bad = await fixture.client.graphql(`{ video(video_id: "${video_id}") { renders(limit: 101) { data { render_id } } } }`);
-    expect(bad.body.errors[0].extensions).toMatchObject({ code: "invalid_request", param: "limit", message: "limit must be an integer from 1 to 100." });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: "validation_failed", param: "limit", message: "limit must be an integer from 1 to 100." });
     const first = await fixture.client.graphql(`{ video(video_id: "${video_id}") { renders(limit: 1) { next_cursor } } }`);
     const cursor = first.body.data.video.renders.next_cursor as string;
     const mixed = await fixture.client.graphql(`{ video(video_id: "${video_id}") { renders(limit: 1, cursor: "${cursor}", order: "asc") { data { render_id } } } }`);

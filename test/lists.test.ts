@@ -38,6 +38,13 @@ async function list(client: Client, query = ""): Promise<Row> {
 
 const ids = (page: Row): string[] => (page.data as Row[]).map((video) => video.video_id as string);
 
+/** A list argument out of its rule: 422 validation_failed, its one issue naming the parameter (contract 4.2). */
+function expectBadArgument(response: ApiResponse, param: string): Row {
+  expect(response.status, response.text).toBe(422);
+  expect(response.body.error).toMatchObject({ code: "validation_failed", type: "validation_error", param, details: { issues: [{ path: param }] } });
+  return response.body.error as Row;
+}
+
 function expectInvalid(response: ApiResponse, param: string): Row {
   expect(response.status, response.text).toBe(400);
   expect(response.body.error).toMatchObject({ code: "invalid_request", type: "invalid_request_error", param });
@@ -108,19 +115,19 @@ describe("page size", () => {
     expect((await gqlVideos(client, "limit: 100")).data).toHaveLength(30);
   });
 
-  it("rejects a limit outside 1..100 or not an integer with 400 naming limit", async () => {
+  it("rejects a limit outside 1..100 or not an integer with 422 naming limit", async () => {
     const { client } = await createFixture(service);
     await seedVideos(client, 1);
     // One rule in one wording, whatever is wrong with the value, on every resource and both surfaces.
     const rule = "limit must be an integer from 1 to 100.";
     for (const limit of ["0", "101", "-1", "abc", "2.5", "", "1000", "99999999999"]) {
-      expect(expectInvalid(await client.get(`/api/v1/videos?limit=${limit}`), "limit").message, limit).toBe(rule);
+      expect(expectBadArgument(await client.get(`/api/v1/videos?limit=${limit}`), "limit").message, limit).toBe(rule);
     }
     for (const resource of ["folders", "templates", "renders", "voices", "api_keys", "logs"]) {
-      expect(expectInvalid(await client.get(`/api/v1/${resource}?limit=abc`), "limit").message, resource).toBe(rule);
+      expect(expectBadArgument(await client.get(`/api/v1/${resource}?limit=abc`), "limit").message, resource).toBe(rule);
     }
     for (const limit of [0, 101, -5]) {
-      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "invalid_request", param: "limit", message: rule });
+      expect(await gqlVideosError(client, `limit: ${limit}`)).toMatchObject({ code: "validation_failed", param: "limit", message: rule });
     }
   });
 
@@ -275,10 +282,10 @@ describe("offset pagination", () => {
     expect(ids(graphql)).toEqual(full.slice(3, 6));
   });
 
-  it("rejects a negative or non-integer offset with 400 naming offset", async () => {
+  it("rejects a negative or non-integer offset with 422 naming offset", async () => {
     const { client } = await createFixture(service);
-    for (const offset of ["-1", "x", "1.5"]) expectInvalid(await client.get(`/api/v1/videos?offset=${offset}`), "offset");
-    expect(await gqlVideosError(client, "offset: -1")).toMatchObject({ code: "invalid_request", param: "offset" });
+    for (const offset of ["-1", "x", "1.5"]) expectBadArgument(await client.get(`/api/v1/videos?offset=${offset}`), "offset");
+    expect(await gqlVideosError(client, "offset: -1")).toMatchObject({ code: "validation_failed", param: "offset" });
   });
 });
 
@@ -321,15 +328,15 @@ describe("sort and order", () => {
     expect(ids(await gqlVideos(client, 'order: "asc"'))).toEqual(created);
   });
 
-  it("rejects a field that is not sortable, and an unknown order, with 400 naming the parameter", async () => {
+  it("rejects a field that is not sortable, and an unknown order, with 422 naming the parameter", async () => {
     const { client } = await createFixture(service);
     for (const sort of ["video_json", "video_comment", "workspace_id", "folder_ids", "nope"]) {
       const response = await client.get(`/api/v1/videos?sort=${sort}`);
-      expectInvalid(response, "sort");
+      expectBadArgument(response, "sort");
     }
-    expect(await gqlVideosError(client, 'sort: "video_json"')).toMatchObject({ code: "invalid_request", param: "sort" });
-    for (const order of ["up", "ASC", "descending"]) expectInvalid(await client.get(`/api/v1/videos?order=${order}`), "order");
-    expect(await gqlVideosError(client, 'order: "sideways"')).toMatchObject({ code: "invalid_request", param: "order" });
+    expect(await gqlVideosError(client, 'sort: "video_json"')).toMatchObject({ code: "validation_failed", param: "sort" });
+    for (const order of ["up", "ASC", "descending"]) expectBadArgument(await client.get(`/api/v1/videos?order=${order}`), "order");
+    expect(await gqlVideosError(client, 'order: "sideways"')).toMatchObject({ code: "validation_failed", param: "order" });
   });
 });
 
@@ -348,7 +355,7 @@ describe("include_total", () => {
 
     expect((await gqlVideos(client, "limit: 2, include_total: true")).total).toBe(7);
     expect((await gqlVideos(client, "limit: 2")).total).toBeNull();
-    expectInvalid(await client.get("/api/v1/videos?include_total=yes"), "include_total");
+    expectBadArgument(await client.get("/api/v1/videos?include_total=yes"), "include_total");
   });
 });
 

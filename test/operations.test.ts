@@ -149,7 +149,8 @@ describe("a worker killed mid-render", () => {
     expect(await balanceOf(service, workspaceId)).toBe(90);
     expect(await prisma().creditTransaction.count({ where: { workspace_id: workspaceId, action_type: "refund" } })).toBe(0);
     const events = (await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId }, orderBy: { seq: "asc" } })).map((event) => event.type);
-    expect(events).toEqual(["render.started", "render.started", "render.completed"]);
+    // The render's events fire once, however many attempts it took.
+    expect(events).toEqual(["render.started", "render.completed"]);
   }, 240_000);
 });
 

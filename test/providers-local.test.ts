@@ -50,7 +50,13 @@ describe("local/espeak-ng", () => {
     expect(wav.durationSeconds).toBeLessThan(6);
     expect(peak(wav.samples)).toBeGreaterThan(3000);
     expect(result.audio).toMatchObject({ mediaType: "audio/wav", durationSeconds: expect.closeTo(wav.durationSeconds, 2) });
-    expect(result.words).toBeUndefined();
+    // The synthesiser's own word positions, in order and inside the audio.
+    expect(result.words?.map((word) => word.word)).toEqual(["The", "tram", "to", "Belém", "leaves", "every", "ten", "minutes."]);
+    for (const [index, word] of result.words!.entries()) {
+      expect(word.end).toBeGreaterThan(word.start);
+      if (index > 0) expect(word.start).toBeGreaterThanOrEqual(result.words![index - 1]!.end);
+    }
+    expect(result.words!.at(-1)!.end).toBeLessThanOrEqual(wav.durationSeconds);
     expect(result.meta).toMatchObject({ capability: "speech", provider: "local", model: "espeak-ng", usage: { characters: 43, seconds: expect.closeTo(wav.durationSeconds, 2) } });
   });
 

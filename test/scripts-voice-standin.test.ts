@@ -29,7 +29,8 @@ describe("scripts.voice with remote voices", () => {
     const { client, workspaceId } = await createFixture(service);
     await prisma().$transaction((tx) => addCredits(tx, { workspaceId, amount: 50, actionType: "grant" }));
     const { scriptId, ids } = await scriptWith(client, ["Tides follow the moon.", "Waves follow the wind."]);
-    ok(await call(client, "settings", { script_id: scriptId, default_voice_ref: `elevenlabs/${ELEVENLABS_DEFAULT_VOICE}` }));
+    // With a speech provider configured, a new script's default voice is that provider's own.
+    expect((await prisma().script.findUniqueOrThrow({ where: { script_id: scriptId } })).default_voice_ref).toBe(`elevenlabs/${ELEVENLABS_DEFAULT_VOICE}`);
     const eleven = providers.standIn.calls("elevenlabs.speech").length;
     const voiced = ok(await call(client, "voice", { script_id: scriptId, paragraph_ids: [ids[0]] }));
     expect(voiced.voiced[0]).toMatchObject({ voice_ref: `elevenlabs/${ELEVENLABS_DEFAULT_VOICE}`, model: expect.stringMatching(/^elevenlabs\//) });

@@ -11,6 +11,7 @@ import os from "node:os";
 import { loadConfig } from "../src/config.js";
 import { createFileService } from "../src/storage/from-config.js";
 import { deleteOrphanedFiles } from "../src/scripts/file-orphans.js";
+import { estimatedWords } from "../src/scripts/voice/takes.js";
 import { FFPROBE_PATH } from "../src/media/binaries.js";
 import { useService, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, refused } from "./support/action-calls.js";
@@ -78,7 +79,8 @@ describe("scripts.voice", () => {
       expect(paragraph.takes).toHaveLength(2);
       // The first take of the call is the chosen one; newest first in the list.
       expect(paragraph.chosen_take_id).toBe(voiced.voiced[index].take_ids[0]);
-      expect(paragraph.takes[1]).toMatchObject({ take_id: paragraph.chosen_take_id, chosen: true, stale: false, words_source: "estimated", credits: 2, content_type: "audio/wav" });
+      // espeak-ng reports where each word falls while it speaks: the take's words are its own.
+      expect(paragraph.takes[1]).toMatchObject({ take_id: paragraph.chosen_take_id, chosen: true, stale: false, words_source: "provider", credits: 2, content_type: "audio/wav" });
       const take = paragraph.takes[1];
       expect(take.duration_ms).toBeGreaterThan(500);
       expect(take.words.map((word: Row) => word.word).join(" ")).toBe(take.spoken_text);
@@ -106,6 +108,8 @@ describe("scripts.voice", () => {
   it("skips and reports a paragraph with no voice anywhere, and quotes a test key without writing", async () => {
     const fixture = await funded(service, 10);
     const { scriptId, ids } = await scriptWith(fixture.client, ["One.", "Two."], {});
+    // A new script has the deployment's default voice; this one has none anywhere.
+    await prisma().script.update({ where: { script_id: scriptId }, data: { default_voice_ref: null } });
     await prisma().scriptParagraph.update({ where: { paragraph_id: ids[1] }, data: { voice_ref: "local/en-gb" } });
     const answer = ok(await call(fixture.client, "voice", { script_id: scriptId }));
     expect(answer.voiced.map((entry: Row) => entry.paragraph_id)).toEqual([ids[1]]);
@@ -120,6 +124,28 @@ describe("scripts.voice", () => {
     refused(await call(fixture.client, "voice", { script_id: scriptId, voice_ref: "local/klingon" }), 422, "validation_failed");
     refused(await call(fixture.client, "voice", { script_id: scriptId, takes: 4 }), 422, "validation_failed");
     expect(await balanceOf(service, fixture.workspaceId)).toBe(8);
+  });
+
+  it("times a take's words from espeak-ng's own word events: in order, inside the take, with the pauses it speaks", async () => {
+    const { client } = await funded(service, 20);
+    const text = "The sea rises twice a day. After a long pause, the moon pulls the water toward it.";
+    const { scriptId, ids } = await scriptWith(client, [text]);
+    ok(await call(client, "voice", { script_id: scriptId }));
+    const [take] = ok(await query(client, "takes", { script_id: scriptId, paragraph_ids: ids[0]! })).paragraphs[0].takes;
+    expect(take).toMatchObject({ words_source: "provider", model: "local/espeak-ng" });
+    const words = take.words as { word: string; start: number; end: number }[];
+    expect(words.map((word) => word.word)).toEqual(text.split(" "));
+    for (const [index, word] of words.entries()) {
+      expect(word.end).toBeGreaterThan(word.start);
+      if (index > 0) expect(word.start).toBeGreaterThanOrEqual(words[index - 1]!.end);
+    }
+    expect(words[0]!.start).toBeGreaterThanOrEqual(0);
+    expect(words.at(-1)!.end).toBeLessThanOrEqual(take.duration_ms / 1000);
+    // Not a spread by word length: the sentence's full stop is a silence between "day." and "After".
+    const day = words.findIndex((word) => word.word === "day.");
+    expect(words[day + 1]!.start - words[day]!.end).toBeGreaterThan(0.15);
+    const estimate = estimatedWords(take.spoken_text, take.duration_ms);
+    expect(words.some((word, index) => Math.abs(word.start - estimate[index]!.start) > 0.1)).toBe(true);
   });
 
   it("hands the voice the words after the spoken style rules", async () => {

@@ -457,6 +457,16 @@ describe("scripts.write_from_link", () => {
     expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["I have roasted for 3 years. Beans rest for 12 hours."]);
   });
 
+  it("a draft the pages back none of leaves the script's text as it was, charges nothing and says what it dropped", async () => {
+    const { client, workspaceId } = await funded(service, 10);
+    const { scriptId } = await scriptWith(client, ["Old words stay."]);
+    standIn().answerNext("openai.chat", { paragraphs: [{ role: "hook", text: "Prices rose 12.5% in 2023." }, { role: "body", text: "I have roasted for years." }], unverified: [] });
+    const error = refused(await call(client, "write_from_link", { script_id: scriptId, urls: [`${base}/roasting.html`] }), 422, "validation_failed");
+    expect(error.details.unverified.map((row: Row) => row.statement)).toEqual(["Prices rose 12.5% in 2023.", "I have roasted for years."]);
+    expect((await open(client, scriptId)).paragraphs.map((row: Row) => row.text)).toEqual(["Old words stay."]);
+    expect(await balanceOf(service, workspaceId)).toBe(10);
+  });
+
   it("a page that cannot be read is 400 naming it, before any model call; the hold comes back", async () => {
     const { client, workspaceId } = await funded(service, 10);
     const { scriptId } = await scriptWith(client, []);

@@ -8,6 +8,8 @@ import type { KeyCache } from "./key-cache.js";
 
 export interface Credentials {
   key?: string;
+  /** The Authorization header's scheme when it is not Bearer (`Basic`, `Token`, or a bare key). */
+  otherScheme?: string;
   clientIp?: string;
   origin?: string;
   workspaceHeader?: string;
@@ -17,8 +19,10 @@ export interface Credentials {
 export function credentialsFrom(headers: Headers, clientIp?: string): Credentials {
   const authorization = headers.get("authorization");
   const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization.trim())?.[1];
+  const scheme = authorization?.trim() && !/^Bearer(\s|$)/i.test(authorization.trim()) ? authorization.trim().split(/\s+/)[0] : undefined;
   return {
     key: (bearer || headers.get("x-api-key") || undefined)?.trim(),
+    ...(scheme && { otherScheme: scheme }),
     clientIp,
     origin: headers.get("origin") ?? undefined,
     workspaceHeader: headers.get("x-workspace-id")?.trim() || undefined,
@@ -98,6 +102,18 @@ async function findKey(prisma: PrismaClient, hash: string, now: Date, cache: Key
 }
 
 export async function authenticate(prisma: PrismaClient, credentials: Credentials, now = new Date(), cache?: KeyCache): Promise<AuthContext> {
+  if (!credentials.key && credentials.otherScheme) {
+    // A key pasted without its scheme (`Authorization: sk_live_...`) or under another one is the
+    // newcomer's usual slip: say what was wrong with the header, never echo the key.
+    const bareKey = isWellFormedKey(credentials.otherScheme) || /^sk_/i.test(credentials.otherScheme);
+    throw new ApiError(
+      "missing_credentials",
+      bareKey
+        ? "The Authorization header holds a key without the 'Bearer ' scheme before it."
+        : "The Authorization header does not use the Bearer scheme, the only one accepted.",
+      { hint: "Send 'Authorization: Bearer sk_live_...' (with the word Bearer and a space before the key), or the key alone in the X-Api-Key header." },
+    );
+  }
   if (!credentials.key) {
     throw new ApiError("missing_credentials", "No API key was sent.", {
       hint: "Send your key as 'Authorization: Bearer sk_live_...' or in the X-Api-Key header.",

@@ -12,6 +12,7 @@ import { createApiKey, scopesForPreset, assertValidScopes } from "../auth/key-se
 import { isPresetName, PRESETS } from "../auth/scopes.js";
 import { createWorkspace, defaultWorkspace } from "../workspaces/workspace-service.js";
 import { runMain } from "./run-main.js";
+import { readServiceAddress } from "../platform/service-address.js";
 
 const USAGE = `usage: npm run key -- create [--preset ${Object.keys(PRESETS).join("|")} | --scopes a,b] [--test] [--workspace ID|new] [--name TEXT]`;
 
@@ -77,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
     // npm start owns the embedded database; its admin key makes keys through the API instead.
     console.error(
       `Process ${error.ownerPid} (\`npm start\`?) has the embedded database in ${error.dataDir} open, so this command cannot.\n` +
-        `${whileRunning(serviceBaseUrl(config), scopes, values)}\nOr stop the service and run this command again.`,
+        `${whileRunning((await readServiceAddress(error.dataDir)) ?? serviceBaseUrl(config), scopes, values)}\nOr stop the service and run this command again.`,
     );
     return 1;
   }

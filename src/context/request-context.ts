@@ -78,6 +78,12 @@ export interface RequestContext {
    * (src/actions/framework/stream.ts).
    */
   streamAnswer?: { open(): AnswerStream };
+  /**
+   * The call reached an action, which records its own action.completed / action.failed; a call
+   * refused before it (405, invalid_json, 429, idempotency_conflict, an unknown action) is
+   * recorded by REST instead (rest/action-refusals.ts).
+   */
+  actionReached?: boolean;
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

@@ -31,7 +31,7 @@ export class InsufficientCreditsError extends ApiError {
   constructor(readonly workspaceId: string, readonly actionType: string, readonly required: number, readonly available: number) {
     super("insufficient_credits", `This call needs ${required} credits; the workspace has ${available}.`, {
       details: { required, available, shortfall: required - available, action_type: actionType },
-      hint: "Add credits to the workspace, then retry.",
+      hint: `An operator of the service adds credits with \`npm run account -- credits grant ${workspaceId} <credits> --reason "..."\` (docs/credits.md, "Adding credits"); then retry.`,
     });
   }
 }

@@ -41,5 +41,7 @@ export class ApiError extends Error {
 }
 
 export function notFound(kind: string, id: string, param?: string): ApiError {
-  return new ApiError("not_found", `No ${kind} with id '${id}' in this workspace.`, { param });
+  // An id is echoed back cut short: a client can send megabytes as one.
+  const shown = id.length > 100 ? `${id.slice(0, 100)}… (${id.length} characters)` : id;
+  return new ApiError("not_found", `No ${kind} with id '${shown}' in this workspace.`, { param });
 }

@@ -12,8 +12,13 @@ export interface ErrorCodeDoc {
 
 export const ERROR_CODE_DOCS: Record<ErrorCode, ErrorCodeDoc> = {
   invalid_request: {
-    meaning: "The request does not meet the route's contract: an unknown query parameter, a bad limit, cursor, sort, order, fields, expand or filter, or a GraphQL document that does not parse or validate.",
-    action: "Read message and param (the offending parameter); details.allowed lists the accepted values where there is a list. Fix the request before sending it again.",
+    meaning:
+      "The request does not meet the route's contract: an unknown query parameter, a bad cursor, fields, expand or filter, or a GraphQL document that does not parse. " +
+      "It also answers an action that needs a model this deployment has none configured for (\"This deployment has no image model configured\"): " +
+      "details then carry capability, setting (the environment variable an operator sets) and available: false, and nothing was spent.",
+    action:
+      "Read message and param (the offending parameter); details.allowed lists the accepted values where there is a list. Fix the request before sending it again. " +
+      "For \"no model configured\": the request is right, the deployment lacks a provider; GET /api/v1 lists which capabilities are available here, and the operator sets details.setting (docs/providers.md) to make one available.",
   },
   invalid_json: {
     meaning: "The body is not valid JSON.",
@@ -41,7 +46,7 @@ export const ERROR_CODE_DOCS: Record<ErrorCode, ErrorCodeDoc> = {
   },
   insufficient_credits: {
     meaning: "The workspace has fewer credits than the call costs. Nothing was spent; details give what the call needed, what was left and the shortfall, and a credits.low event is sent.",
-    action: "Add credits to the workspace, or make a smaller call (fewer items, shorter duration).",
+    action: "Make a smaller call (fewer items, shorter duration), or have the service's operator add credits: npm run account -- credits grant <workspace> <credits> --reason \"...\" (docs/credits.md, \"Adding credits\"); the hint names the workspace.",
   },
   key_paused: {
     meaning: "The key is paused.",
@@ -108,7 +113,7 @@ export const ERROR_CODE_DOCS: Record<ErrorCode, ErrorCodeDoc> = {
     action: "Send the body as JSON with Content-Type: application/json (with curl: -H 'Content-Type: application/json').",
   },
   validation_failed: {
-    meaning: "The body is JSON but fails validation; details.issues lists each problem with its path, message and type, and unknown fields list the allowed ones (did_you_mean when close).",
+    meaning: "The body (or a GraphQL input, or a list argument such as limit, sort or order) fails validation; details.issues lists each problem with its path, message and type, and unknown fields and closed sets list the allowed values (did_you_mean when close).",
     action: "Fix every listed issue and send the request again.",
   },
   rate_limit_exceeded: {

@@ -47,6 +47,23 @@ export function docUrl(code: string, baseUrl = currentRequestContext()?.baseUrl 
   return `${baseUrl}/docs/api/errors#${code}`;
 }
 
+/** Longest message an envelope carries; what a client sent is echoed at most this long. */
+const MAX_MESSAGE_CHARS = 2_000;
+const MAX_ECHO_CHARS = 200;
+
+/** `text` cut to `max` characters, saying how long it was (an error never echoes megabytes back). */
+export function clipEcho(text: string, max = MAX_ECHO_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
+/** Strings inside `details` clipped like messages, a few levels deep. */
+function clipDetails(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return clipEcho(value, MAX_ECHO_CHARS * 5);
+  if (depth > 4 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.slice(0, 100).map((item) => clipDetails(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [clipEcho(key), clipDetails(item, depth + 1)]));
+}
+
 export function errorEnvelope(error: ApiError): ErrorEnvelope {
   const context = currentRequestContext();
   // The first error a request reports is the one its log entry names.
@@ -57,9 +74,9 @@ export function errorEnvelope(error: ApiError): ErrorEnvelope {
       type: spec.type,
       code: error.code,
       status: spec.status,
-      message: error.message,
-      ...(error.param !== undefined && { param: error.param }),
-      ...(error.details !== undefined && { details: error.details }),
+      message: clipEcho(error.message, MAX_MESSAGE_CHARS),
+      ...(error.param !== undefined && { param: clipEcho(error.param) }),
+      ...(error.details !== undefined && { details: clipDetails(error.details) as Record<string, unknown> }),
       ...(error.hint !== undefined && { hint: error.hint }),
       retryable: spec.retryable,
       livemode: context?.auth?.livemode ?? context?.livemodeHint ?? true,

@@ -6,10 +6,12 @@ import type { GraphQLSchema } from "graphql";
 import { ApiError } from "../errors/api-error.js";
 import { currentRequestContext, type IdempotentRun, type RequestContext } from "../context/request-context.js";
 import { authenticate, credentialsFrom, livemodeClaimed } from "../auth/authenticate.js";
+import { isWellFormedKey } from "../auth/key-secret.js";
 import type { AuthContext } from "../context/auth-context.js";
 import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql-endpoint/yoga.js";
 import { assertGraphQLHttpRequest } from "../graphql-endpoint/http-request.js";
+import { keylessIntrospection } from "../graphql-endpoint/introspection.js";
 import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
 import { fingerprintOf } from "../guards/idempotency.js";
@@ -90,6 +92,26 @@ export function createApiRoutes(dependencies: ApiDependencies): ApiRoutes {
     if (isGraphQL && !["GET", "POST", "OPTIONS"].includes(request.method)) throw methodNotAllowed(request.method, path, "GET, POST");
     if (isGraphQL && isGraphiQLPage(request, url)) return graphql.fetch(request, serverContext as never);
     assertDeclaredLengthWithin(request, MAX_BODY_BYTES);
+
+    // Introspection sent without a key (codegen; GraphiQL opening with its `Bearer <your key>`
+    // template, which is no key) is answered like the reference: no key, counted against the
+    // address (src/graphql-endpoint/introspection.ts). A well-formed key is checked as always.
+    const credentials = credentialsFrom(request.headers, clientIp);
+    if (isGraphQL && !(credentials.key && isWellFormedKey(credentials.key))) {
+      const introspection = await keylessIntrospection(request, url);
+      if (introspection) {
+        await chargeAnonymous(context, clientIp);
+        context.bodyRead = true;
+        const anonymous: GraphQLContext = {
+          prisma: dependencies.prisma,
+          auth: { keyId: "", workspaceId: "", scopes: [], livemode: true },
+          requestId: context.requestId,
+          guards,
+          services: dependencies.services,
+        };
+        return execute(introspection, url, anonymous, serverContext);
+      }
+    }
 
     const auth = await authenticateRequest(request, context, clientIp);
     context.auth = auth;

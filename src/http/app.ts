@@ -16,8 +16,11 @@ import type { HealthDependencies } from "../../rest/health.js";
 import { carriesBody } from "../web/request-body.js";
 import { errorResponseFor } from "./failures.js";
 import { anonymousCharger, createKeylessRoutes } from "./keyless-routes.js";
+import { answerForTarget, normalizeRequestTarget } from "./request-target.js";
 import { createApiRoutes, type NodeServerContext } from "./api-routes.js";
 import type { Response } from "../response.js";
+import { recordRefusedActionCall } from "../../rest/action-refusals.js";
+import { logger } from "../logger.js";
 
 export interface AppDependencies {
   /** The one schema both surfaces serve (src/platform/schema.ts). */
@@ -27,6 +30,11 @@ export interface AppDependencies {
   guards: Guards;
   services: ServiceHandles;
   config: Pick<Config, "publicBaseUrl">;
+  /**
+   * Where links point when no public base URL is configured: the address the service listens on.
+   * Never the request's Host header, which any client can set (docs/security.md).
+   */
+  listenerBaseUrl(this: void): string;
 }
 
 function setHeaders(response: Response, headers: Record<string, string>): void {
@@ -47,22 +55,31 @@ export function createApp(dependencies: AppDependencies) {
   });
 
   async function handle(request: Request, serverContext: NodeServerContext, idempotency?: IdempotentRun): Promise<Response> {
+    // Read once: the request line's form (./request-target.ts) is the outer request's, not a batch member's.
+    const target = answerForTarget(serverContext.req, request.method);
     const url = new URL(request.url);
     const started = performance.now();
     // Read once: the socket is gone once the client hangs up (a refused 28 MB upload, say).
     const clientIp = serverContext.req?.socket?.remoteAddress;
     const context: RequestContext = {
       requestId: newId("request"),
-      baseUrl: dependencies.config.publicBaseUrl ?? url.origin,
+      baseUrl: dependencies.config.publicBaseUrl ?? dependencies.listenerBaseUrl(),
       idempotency,
     };
     return runInRequestContext(context, async () => {
       let response: Response;
       try {
-        response = await (keyless(request, url, context, clientIp) ?? api(request, url, context, serverContext, clientIp));
+        if (target) {
+          context.route = target.path;
+          context.logPath = target.path;
+          if (target.error) throw target.error;
+        }
+        response = target?.response ?? (await (keyless(request, url, context, clientIp) ?? api(request, url, context, serverContext, clientIp)));
       } catch (error) {
         response = errorResponseFor(error, url.pathname, request);
       }
+      const refusal = recordRefusedActionCall(dependencies.prisma, context, url.pathname, response);
+      if (refusal) (context.pendingWrites ??= []).push(refusal.catch((error: unknown) => logger.error({ err: error, request_id: context.requestId }, "action.failed of a refused call not recorded")));
       // An answer never overtakes the records it reports (e.g. action.failed of a scope refusal).
       if (context.pendingWrites) await Promise.allSettled(context.pendingWrites);
       if (context.idempotentReplay) {
@@ -102,6 +119,7 @@ export function createApp(dependencies: AppDependencies) {
   return {
     /** The Node listener of the HTTP server (src/service.ts). */
     requestListener: (request: IncomingMessage, response: ServerResponse) => {
+      normalizeRequestTarget(request);
       return adapter.requestListener(request, response);
     },
   };

@@ -6,6 +6,7 @@ import { ApiError } from "../errors/api-error.js";
 import { errorEnvelope } from "../errors/envelope.js";
 import { runInRequestContext } from "../context/request-context.js";
 import { newId } from "../ids.js";
+import { SERVER_METHODS } from "./request-target.js";
 
 function refusalFor(code: string | undefined): ApiError | undefined {
   switch (code) {
@@ -22,6 +23,24 @@ function refusalFor(code: string | undefined): ApiError | undefined {
   }
 }
 
+const REASONS: Record<number, string> = { 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+
+/** Writes the envelope of `refusal` on a raw socket and closes it. */
+function answerOnSocket(socket: Socket, refusal: ApiError, publicBaseUrl: string | undefined): void {
+  const requestId = newId("request");
+  const body = runInRequestContext({ requestId, baseUrl: publicBaseUrl ?? "" }, () => JSON.stringify(errorEnvelope(refusal)));
+  const extra = Object.entries(refusal.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${REASONS[refusal.status] ?? "Bad Request"}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      extra +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}
+
 /** A `clientError` listener for the HTTP server. */
 export function answerClientError(publicBaseUrl: string | undefined) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
@@ -32,15 +51,24 @@ export function answerClientError(publicBaseUrl: string | undefined) {
       socket.destroy();
       return;
     }
-    const requestId = newId("request");
-    const body = runInRequestContext({ requestId, baseUrl: publicBaseUrl ?? "" }, () => JSON.stringify(errorEnvelope(refusal)));
-    socket.end(
-      `HTTP/1.1 ${refusal.status} ${refusal.status === 408 ? "Request Timeout" : refusal.status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        "Content-Type: application/json; charset=utf-8\r\n" +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        "Connection: close\r\n\r\n" +
-        body,
+    answerOnSocket(socket, refusal, publicBaseUrl);
+  };
+}
+
+/**
+ * A `connect` listener: Node hands CONNECT requests (a proxy's tunnel) to it instead of the app,
+ * and closes the socket without a word when nobody listens. The service is not a proxy.
+ */
+export function answerConnect(publicBaseUrl: string | undefined) {
+  return (_request: unknown, socket: Socket): void => {
+    if (!socket.writable) return void socket.destroy();
+    answerOnSocket(
+      socket,
+      new ApiError("method_not_allowed", "CONNECT is not allowed: this service is not a proxy.", {
+        headers: { Allow: SERVER_METHODS },
+        details: { allowed_methods: SERVER_METHODS.split(", ") },
+      }),
+      publicBaseUrl,
     );
   };
 }

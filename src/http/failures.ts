@@ -19,8 +19,15 @@ export function graphqlErrorResponse(error: ApiError): Response {
  * graphql-yoga answers a few refusals with a bare status and no body (406 for an Accept it cannot
  * serve, 415 for a body type it cannot read): they get the envelope like every other failure.
  */
-export function withGraphQLEnvelope(response: Response): Response {
-  if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
+export async function withGraphQLEnvelope(response: Response): Promise<Response> {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (response.status < 400 || contentType.includes("json")) return response;
+  // A subscription refused before it began (a field that does not exist, say) comes as one SSE
+  // message holding the errors: the client gets them, not "cannot be read".
+  if (contentType.includes("text/event-stream")) {
+    const refused = refusalInEventStream(await response.text());
+    if (refused) return jsonResponse(refused, refused.error.status);
+  }
   const error =
     response.status === 406
       ? new ApiError("unsupported_format", "GraphQL answers application/graphql-response+json, application/json, multipart/mixed or text/event-stream.", {
@@ -30,6 +37,28 @@ export function withGraphQLEnvelope(response: Response): Response {
         ? new ApiError("unsupported_media_type", "Send the GraphQL request as JSON with Content-Type: application/json.")
         : new ApiError("invalid_request", `The GraphQL request cannot be read (${response.status}); send a JSON body with Content-Type: application/json.`);
   return graphqlErrorResponse(error);
+}
+
+interface FormattedError {
+  message: string;
+  extensions?: Record<string, unknown> & { status?: unknown; code?: unknown };
+}
+
+/** The envelope and errors of the first SSE message that carries formatted errors. */
+function refusalInEventStream(text: string): { error: Record<string, unknown> & { status: number }; errors: FormattedError[] } | undefined {
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("data:")) continue;
+    try {
+      const errors = (JSON.parse(line.slice(5)) as { errors?: FormattedError[] }).errors;
+      const first = errors?.[0]?.extensions;
+      if (!errors || !first || typeof first.code !== "string" || typeof first.status !== "number") continue;
+      const { http: _http, ...envelope } = first;
+      return { error: { ...envelope, status: first.status }, errors: errors.map(({ message, extensions }) => ({ message, extensions: extensions && Object.fromEntries(Object.entries(extensions).filter(([key]) => key !== "http")) })) };
+    } catch {
+      // not JSON: keep looking
+    }
+  }
+  return undefined;
 }
 
 /** Codes of requests refused before they began executing (Stripe's rule for idempotency). */

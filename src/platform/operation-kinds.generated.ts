@@ -8,6 +8,7 @@ import { imageMediaOperation, videoMediaOperation } from "../generations/media-g
 import { imageGenerationOperation } from "../images/image-generation.js";
 import { musicOperation } from "../music/music-operation.js";
 import { renderOperation } from "../renders/render-operation.js";
+import { renderSegmentOperation } from "../renders/split/segment-operation.js";
 import { filmOperation } from "../scripts/film/film-operation.js";
 import { slideshowVisualsOperation, slideshowExportOperation } from "../slideshows/operations.js";
 import { timelineAudioOperation } from "../timeline/audio-operation.js";
@@ -22,6 +23,7 @@ export const OPERATION_KIND_LIST: readonly OperationKind<unknown>[] = [
   anyKind(imageGenerationOperation),
   anyKind(musicOperation),
   anyKind(renderOperation),
+  anyKind(renderSegmentOperation),
   anyKind(filmOperation),
   anyKind(slideshowVisualsOperation),
   anyKind(slideshowExportOperation),

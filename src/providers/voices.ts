@@ -58,3 +58,26 @@ export const BUILT_IN_VOICES: readonly BuiltInVoice[] = [
 export function builtInVoices(providers: ReadonlySet<string>): BuiltInVoice[] {
   return BUILT_IN_VOICES.filter((voice) => providers.has(voice.provider));
 }
+
+/**
+ * The deployment's default voice for a language (docs/scripts.md, "Default voice"), as a
+ * voice_ref: the configured speech provider's own default when it is a remote one (its stock voice
+ * speaks every language), else the espeak-ng voice of that language — its exact tag (`en-GB`), then
+ * its primary language (`en` → `en-us`, the first listed). Null when nothing here speaks the
+ * language (a script in Japanese on an offline deployment): such a script names its voice itself.
+ */
+export function defaultVoiceRef(speechProvider: string | undefined, language: string | null | undefined): string | null {
+  const tag = (language ?? "en").trim().toLowerCase().replace(/_/g, "-");
+  if (speechProvider && speechProvider !== "local") {
+    const stock = BUILT_IN_VOICES.find((voice) => voice.provider === speechProvider);
+    if (stock) return `${stock.provider}/${stock.voice}`;
+  }
+  const local = BUILT_IN_VOICES.filter((voice) => voice.provider === "local");
+  const primary = tag.split("-")[0];
+  const named: Record<string, string> = { english: "en", french: "fr", german: "de", spanish: "es", italian: "it", portuguese: "pt", dutch: "nl" };
+  const code = named[tag] ?? primary;
+  const found =
+    local.find((voice) => voice.language?.toLowerCase() === tag) ??
+    local.find((voice) => voice.language?.toLowerCase().split("-")[0] === code);
+  return found ? `${found.provider}/${found.voice}` : null;
+}

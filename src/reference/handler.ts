@@ -41,7 +41,11 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The path browsers ask for an icon by themselves, whatever page they show. */
+export const FAVICON_PATH = "/favicon.ico";
+
 const PAGES = {
+  icon: FAVICON_PATH,
   reference: `${DOCS_PATH}`,
   openapi: `${DOCS_PATH}/openapi.json`,
   redoc: `${DOCS_PATH}/assets/redoc.standalone.js`,
@@ -54,6 +58,7 @@ const REFERENCE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Cutroom API reference</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <style>
 body { margin: 0; }
 header { background: #1d2330; padding: 0.6rem 1.5rem; font: 15px/1.5 system-ui, sans-serif; }
@@ -76,8 +81,11 @@ export function docsRouteName(path: string): string {
 }
 
 export function isDocsPath(path: string): boolean {
-  return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
+  return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) || path === FAVICON_PATH;
 }
+
+/** A clapperboard-like mark: an SVG, which browsers take for /favicon.ico as they do an ICO. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d2330"/><path d="M6 12h20v13H6z" fill="#fff"/><path d="M6 7l20-3 1 5-20 3z" fill="#e4572e"/></svg>`;
 
 export function createReferenceHandler(dependencies: ReferenceDependencies) {
   let redocBundle: Promise<string> | undefined;
@@ -92,6 +100,8 @@ export function createReferenceHandler(dependencies: ReferenceDependencies) {
     const path = url.pathname.replace(/\/+$/, "") || DOCS_PATH;
     if (request.method !== "GET" && request.method !== "HEAD") throw methodNotAllowed(request.method, path, "GET, HEAD");
     switch (path) {
+      case PAGES.icon:
+        return answer(request, FAVICON, "image/svg+xml", "public, max-age=86400");
       case PAGES.reference:
         return answer(request, REFERENCE_PAGE, "text/html; charset=utf-8");
       case PAGES.openapi:

@@ -42,13 +42,12 @@ export interface ProduceInput {
   progress(percent: number): void;
 }
 
-async function writeFiles(files: { path: string; content: string | Uint8Array }[]): Promise<void> {
+export async function writeFiles(files: { path: string; content: string | Uint8Array }[]): Promise<void> {
   for (const file of files) await writeFile(file.path, file.content);
 }
 
 export async function produceRender(input: ProduceInput): Promise<Produced> {
   const { composition, output, workDir } = input;
-  const kind = outputKind(output.format);
   const base = { composition, formatSize: input.formatSize, output, media: input.media, workDir, preset: input.preset };
   const run = { cwd: workDir, timeoutMs: input.timeoutMs, signal: input.signal };
 
@@ -62,6 +61,17 @@ export async function produceRender(input: ProduceInput): Promise<Produced> {
   const command = await buildRenderCommand({ ...base, outputPath, loudness: measured });
   await writeFiles(command.files);
   await runFfmpeg(command.args, { ...run, onProgress: (seconds) => input.progress((seconds / command.duration) * 100) });
+  return finishRender(input, outputPath, { duration: command.duration, measured });
+}
+
+/**
+ * What follows the encoding of an output, whole or joined from segments: the checks on what came
+ * out, the poster, thumbnail and contact sheet of a video, and the quality report.
+ */
+export async function finishRender(input: Omit<ProduceInput, "progress" | "preset">, outputPath: string, encoded: { duration: number; measured?: MeasuredLoudness }): Promise<Produced> {
+  const { composition, output, workDir } = input;
+  const kind = outputKind(output.format);
+  const measured = encoded.measured;
 
   let probe: MediaProbe;
   try {
@@ -83,7 +93,7 @@ export async function produceRender(input: ProduceInput): Promise<Produced> {
     width: video?.width ?? null,
     height: video?.height ?? null,
   };
-  const duration = kind === "still" ? 0 : Math.round((probe.duration ?? command.duration) * 1000) / 1000;
+  const duration = kind === "still" ? 0 : Math.round((probe.duration ?? encoded.duration) * 1000) / 1000;
   const files: ProducedFile[] = [main];
 
   if (kind === "video") {

@@ -26,6 +26,11 @@ export interface RenderCommandInput {
   preset?: string;
   /** "measure": the first loudness pass; measured values: the output with them. */
   loudness?: "measure" | MeasuredLoudness;
+  /**
+   * A segment of a split render: frames [first, last) of the whole render's picture, encoded
+   * alone (no sound) as exactly last − first frames, ready to be joined without re-encoding.
+   */
+  segment?: { first: number; last: number };
 }
 
 export interface RenderCommand {
@@ -50,7 +55,7 @@ function videoCodec(output: RenderOutput, preset: string): string[] {
   return ["-c:v", "libx264", "-preset", x264Preset!, "-crf", crf!, "-pix_fmt", "yuv420p"];
 }
 
-function audioCodec(output: RenderOutput): string[] {
+export function audioCodec(output: RenderOutput): string[] {
   const step = { draft: 0, standard: 1, high: 2 }[output.quality];
   switch (output.format) {
     case "webm": return ["-c:a", "libopus", "-b:a", ["64k", "128k", "160k"][step]!];
@@ -64,10 +69,11 @@ export async function buildRenderCommand(input: RenderCommandInput): Promise<Ren
   const { composition, output } = input;
   const kind = outputKind(output.format);
   const fps = resolveFps(composition.fps, output);
-  const range = resolveRange(composition.duration, output, fps);
+  const segment = input.segment;
+  const range = segment ? { start: segment.first / fps, end: segment.last / fps } : resolveRange(composition.duration, output, fps);
   const measuring = input.loudness === "measure";
   const withVideo = kind !== "audio" && !measuring;
-  const withAudio = (kind === "audio" || (kind === "video" && output.format !== "gif")) || measuring;
+  const withAudio = !segment && ((kind === "audio" || (kind === "video" && output.format !== "gif")) || measuring);
   const graph = await buildRenderGraph({
     composition, frame: resolveFrame(input.formatSize, output), fps, media: input.media, workDir: input.workDir, range,
     video: withVideo, audio: withAudio, loudness: input.loudness,
@@ -86,6 +92,7 @@ export async function buildRenderCommand(input: RenderCommandInput): Promise<Ren
   const head = ["-hide_banner", "-nostdin", "-nostats", "-y", ...(measuring ? ["-loglevel", "info"] : ["-loglevel", "error"])];
   let encode: string[];
   if (measuring) encode = ["-f", "null", "-"];
+  else if (segment) encode = [...videoCodec(output, input.preset ?? "veryfast"), "-an", "-frames:v", String(segment.last - segment.first), "-progress", "pipe:1", input.outputPath];
   else if (kind === "still") encode = ["-frames:v", "1", ...(output.format === "jpg" ? ["-q:v", "2"] : []), "-update", "1", input.outputPath];
   else {
     encode = [

@@ -1,4 +1,8 @@
 // Why a render failed: the error_code and error_message a failed render record carries.
+import path from "node:path";
+import { ApiError } from "../errors/api-error.js";
+import { logger } from "../logger.js";
+import { FfmpegError } from "../media/ffmpeg.js";
 import { OperationFailure } from "../operations/kind.js";
 
 /** Every error_code of a failed render (docs/renders.md lists them). */
@@ -35,3 +39,17 @@ export class RenderFailure extends OperationFailure {
 
 /** Longest error_message stored on a render. */
 export const MAX_ERROR_MESSAGE = 1000;
+
+/** The failure an error of a render (or of one of its segments) becomes: a stable code, a message safe to show. */
+export function asRenderFailure(error: unknown, workDir: string | undefined, renderId: string): OperationFailure {
+  if (error instanceof OperationFailure) return error;
+  if (error instanceof ApiError && error.code === "validation_failed") return new RenderFailure("invalid_composition", error.message);
+  if (error instanceof FfmpegError) {
+    // The work directory's path means nothing to the client.
+    const stderr = workDir ? error.stderr.split(`${workDir}${path.sep}`).join("") : error.stderr;
+    const detail = stderr.split("\n").slice(-6).join("\n");
+    return new RenderFailure("ffmpeg_failed", detail ? `${error.message}: ${detail}` : error.message);
+  }
+  logger.error({ err: error, render_id: renderId }, "render failed unexpectedly");
+  return new RenderFailure("internal_error", "The render failed unexpectedly; it has been logged.");
+}

@@ -7,23 +7,22 @@
 //
 // render.started fires with the claim. The work directory is the operation's own and is removed
 // whatever happens.
-import path from "node:path";
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { Tx } from "../db/transaction.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import { recordEvent } from "../outbox/record-event.js";
-import { ApiError } from "../errors/api-error.js";
 import { logger } from "../logger.js";
-import { FfmpegError } from "../media/ffmpeg.js";
-import { defineOperationKind, OperationFailure } from "../operations/kind.js";
+import { defineOperationKind } from "../operations/kind.js";
 import { subjectStatus } from "../operations/subject-status.js";
 import { mergeValues, type MergeValues } from "../video-model/index.js";
 import { FORMAT_SIZES, RENDER_FORMATS, isRenderFormat, parseComposition, type Composition } from "./composition.js";
 import { downloadMedia } from "./media.js";
 import { DEFAULT_OUTPUT, outputIssues, renderOutput } from "./output-spec.js";
-import { produceRender } from "./produce.js";
-import { MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
+import { produceRender, type Produced } from "./produce.js";
+import { planSegments } from "./split/plan.js";
+import { renderSplit } from "./split/split-render.js";
+import { asRenderFailure, MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
 import { presentRender, renderOutputKey } from "./present.js";
 
 /** One stored file of a render, as `outputs` lists it (its url is signed at completion). */
@@ -44,6 +43,9 @@ const renderResult = z.object({
   outputs: z.array(storedOutput),
   output_keys: z.array(z.string()),
   quality: z.record(z.string(), z.unknown()).nullable(),
+  /** How it was made: segments drawn and reused (1 and 0 in one piece), and their content hashes. */
+  segments: z.object({ total: z.number().int(), reused: z.number().int() }).default({ total: 1, reused: 0 }),
+  segment_hashes: z.array(z.string()).nullable().default(null),
 });
 
 function emit(tx: Tx, type: string, row: { workspace_id: string } & Record<string, unknown>, extra: Record<string, unknown> = {}) {
@@ -57,19 +59,6 @@ function renderInput(render: { video_format: string | null; video: { composition
   const format = render.video_format ?? render.video.video_format;
   if (!isRenderFormat(format)) throw new RenderFailure("invalid_composition", `video_format '${format}' is not one of ${RENDER_FORMATS.join(", ")}.`);
   return { composition: parseComposition(render.video.composition, { merge }), formatSize: FORMAT_SIZES[format] };
-}
-
-function asRenderFailure(error: unknown, workDir: string | undefined, renderId: string): OperationFailure {
-  if (error instanceof OperationFailure) return error;
-  if (error instanceof ApiError && error.code === "validation_failed") return new RenderFailure("invalid_composition", error.message);
-  if (error instanceof FfmpegError) {
-    // The work directory's path means nothing to the client.
-    const stderr = workDir ? error.stderr.split(`${workDir}${path.sep}`).join("") : error.stderr;
-    const detail = stderr.split("\n").slice(-6).join("\n");
-    return new RenderFailure("ffmpeg_failed", detail ? `${error.message}: ${detail}` : error.message);
-  }
-  logger.error({ err: error, render_id: renderId }, "render failed unexpectedly");
-  return new RenderFailure("internal_error", "The render failed unexpectedly; it has been logged.");
 }
 
 /** The render record an operation drives: render_status moves queued → rendering → completed/failed. */
@@ -92,7 +81,8 @@ export const renderOperation = defineOperationKind({
 
   async onStart(tx, operation) {
     const row = await moveRender(tx, operation, ["queued"], { render_status: "rendering", render_started_at: new Date(), progress: 0 });
-    if (row) await emit(tx, "render.started", row);
+    // Once per render: an attempt retaken after a dead worker starts again without a second event.
+    if (row && operation.attempts === 1) await emit(tx, "render.started", row);
   },
 
   async onProgress(prisma, operation, percent) {
@@ -116,10 +106,24 @@ export const renderOperation = defineOperationKind({
       if (issue) throw new RenderFailure("invalid_composition", `${issue.path}: ${issue.message}`);
       workDir = await context.workDir();
       const media = await downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
-      const produced = await produceRender({
-        composition, formatSize, output, media, workDir, preset: config.renderPreset, timeoutMs: config.renderTimeoutMs, signal: context.signal,
-        progress: (percent) => context.progress(percent),
-      });
+      // Longer than the split threshold: segments drawn by any worker, joined here.
+      const plan = planSegments(composition, output, config.renderSplitSeconds);
+      let produced: Produced;
+      let segments = { total: 1, reused: 0 };
+      let segmentHashes: string[] | null = null;
+      if (plan) {
+        const split = await renderSplit({
+          context, render, rawComposition: render.video!.composition, composition, merge: input.merge, videoFormat: render.video_format ?? render.video!.video_format,
+          formatSize, output, media, workDir, plan,
+        });
+        ({ produced, segments } = split);
+        segmentHashes = split.hashes;
+      } else {
+        produced = await produceRender({
+          composition, formatSize, output, media, workDir, preset: config.renderPreset, timeoutMs: config.renderTimeoutMs, signal: context.signal,
+          progress: (percent) => context.progress(percent),
+        });
+      }
       const stored: { key: string; bytes: number }[] = [];
       for (const file of produced.files) {
         const key = renderOutputKey(render.workspace_id, renderId, file.suffix);
@@ -140,6 +144,8 @@ export const renderOperation = defineOperationKind({
           outputs: produced.files.map((file, index) => ({ kind: file.kind, content_type: file.content_type, bytes: stored[index]!.bytes, width: file.width, height: file.height })),
           output_keys: stored.map((entry) => entry.key),
           quality: produced.quality as Record<string, unknown> | null,
+          segments,
+          segment_hashes: segmentHashes,
         },
       };
     } catch (error) {
@@ -153,6 +159,7 @@ export const renderOperation = defineOperationKind({
     const row = await moveRender(tx, operation, ["rendering"], {
       ...result,
       quality: (result.quality ?? undefined) as Prisma.InputJsonValue | undefined,
+      segment_hashes: result.segment_hashes ?? undefined,
       outputs,
       output_url: files.signedUrl(result.output_key),
       thumbnail_url: outputs.find((entry) => entry.kind === "thumbnail")?.url ?? null,

@@ -16,10 +16,10 @@ export const renders = defineResource({
   searchable: [],
   heavy: [],
   // output_key and output_size_bytes describe the stored file; output_url (signed) is what clients use.
-  internal: ["workspace_id", "output_key", "output_size_bytes", "output_keys"],
+  internal: ["workspace_id", "output_key", "output_size_bytes", "output_keys", "segment_hashes"],
   serviceSet: [
     "render_creation_date", "render_updated_at", "render_started_at", "render_completed_at", "render_status", "progress", "output_url",
-    "thumbnail_url", "duration_seconds", "credits_consumed", "error_code", "error_message", "output_format", "outputs", "quality",
+    "thumbnail_url", "duration_seconds", "credits_consumed", "error_code", "error_message", "output_format", "outputs", "quality", "segments",
   ],
   references: { video_id: { resource: "videos", relation: "video" } },
   description: "A render job and its output file.",

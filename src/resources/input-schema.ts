@@ -70,5 +70,7 @@ export function parseRecordInput(resource: ResourceDefinition, mode: "create" | 
     input !== null && typeof input === "object" && !Array.isArray(input)
       ? Object.fromEntries(Object.entries(input).filter(([key]) => !ignored.has(key)))
       : input;
-  return parseOrThrow(inputSchema(resource, mode), kept);
+  // `allowed` names every field the record takes, the ones the service sets and ignores included
+  // (contract 2.1; a video's are listed in 2.3), never the internal ones.
+  return parseOrThrow(inputSchema(resource, mode), kept, { also: [resource.idField, ...resource.serviceSet] });
 }

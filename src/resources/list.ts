@@ -9,6 +9,8 @@ import { delegateFor } from "./delegate.js";
 import { compactQuery, type PrismaQuery } from "./selection.js";
 import { visibleWhere } from "./visibility.js";
 import { isStorableInstant, textProblem } from "../validation/storable.js";
+import { validationFailed } from "../validation/issues.js";
+import { didYouMean } from "../validation/did-you-mean.js";
 
 
 /** The list arguments, once: GraphQL declares them from here and REST's grammar checks against them. */
@@ -153,24 +155,38 @@ function afterCursor(resource: ResourceDefinition, state: CursorState): Where {
 export const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`;
 export const OFFSET_RULE = "offset must be a non-negative integer.";
 
+/**
+ * A list argument out of its rule (limit, offset, sort, order, include_total): 422
+ * validation_failed like a bad field of a body (contract 4.2), the issue's path naming the
+ * parameter; `allowed` and `did_you_mean` where the values are a closed set.
+ */
+export function badListArgument(param: string, message: string, type: string, allowed?: readonly string[], given?: string): ApiError {
+  const suggestion = allowed && given !== undefined ? didYouMean(given, allowed) : undefined;
+  return validationFailed([{ path: param, message, type, ...(allowed && { allowed: [...allowed] }), ...(suggestion && { did_you_mean: suggestion }) }], message);
+}
+
 /** The page size a list asks for. */
 export function pageSize(limit: unknown): number {
   if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw invalid("limit", LIMIT_RULE);
+  if (typeof limit !== "number" || !Number.isInteger(limit)) throw badListArgument("limit", LIMIT_RULE, "number.base");
+  if (limit < 1) throw badListArgument("limit", LIMIT_RULE, "number.min");
+  if (limit > MAX_PAGE_SIZE) throw badListArgument("limit", LIMIT_RULE, "number.max");
   return limit;
 }
 
 function sortField(resource: ResourceDefinition, sort: string | null | undefined): string {
   if (!sort) return resource.createdAtField;
   if (!resource.sortable.includes(sort)) {
-    throw invalid("sort", `Cannot sort ${resource.name} by '${sort}'.`, { allowed: [...resource.sortable] });
+    throw badListArgument("sort", `Cannot sort ${resource.name} by '${sort}'.`, "any.only", resource.sortable, sort);
   }
   return sort;
 }
 
+export const ORDERS = ["asc", "desc"] as const;
+
 function sortOrder(order: string | null | undefined): Order {
   if (!order) return "desc";
-  if (order !== "asc" && order !== "desc") throw invalid("order", "order must be 'asc' or 'desc'.");
+  if (order !== "asc" && order !== "desc") throw badListArgument("order", "order must be 'asc' or 'desc'.", "any.only", ORDERS, order);
   return order;
 }
 
@@ -206,7 +222,7 @@ export async function listRecords(
   const id = idColumn(resource);
   if (args.cursor && args.offset) throw invalid("offset", "Use either cursor or offset, not both.");
   if (args.offset !== null && args.offset !== undefined && (!Number.isInteger(args.offset) || args.offset < 0)) {
-    throw invalid("offset", OFFSET_RULE);
+    throw badListArgument("offset", OFFSET_RULE, Number.isInteger(args.offset) ? "number.min" : "number.base");
   }
 
   const where = listWhere(resource, context.auth.workspaceId, args, filters);

@@ -79,7 +79,17 @@ function typeName(expected: string): string {
   return expected;
 }
 
-export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): ValidationIssue[] {
+/**
+ * What the top-level `allowed` lists besides the schema's own keys: `also` names fields the object
+ * takes though the schema strips them first (a record's id and service-set fields, accepted and
+ * ignored), `hidden` names keys the schema takes that its documented field list leaves out.
+ */
+export interface AllowedAdjustment {
+  also?: readonly string[];
+  hidden?: readonly string[];
+}
+
+export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown, adjust: AllowedAdjustment = {}): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const issue of error.issues) {
     // Whatever rule a missing field broke (a type, an enum, a union), it is reported as missing.
@@ -89,7 +99,9 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown): 
     }
     switch (issue.code) {
       case "unrecognized_keys": {
-        const allowed = allowedKeysAt(schema, issue.path, input);
+        const keys = allowedKeysAt(schema, issue.path, input);
+        const allowed =
+          issue.path.length === 0 ? [...new Set([...keys, ...(adjust.also ?? [])])].filter((key) => !adjust.hidden?.includes(key)) : keys;
         for (const key of issue.keys) {
           const suggestion = didYouMean(key, allowed);
           issues.push({
@@ -173,11 +185,11 @@ export function validationFailed(issues: ValidationIssue[], message?: string): A
 }
 
 /** Parses input with a schema, or throws a 422 validation_failed with every issue found. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, adjust?: AllowedAdjustment): z.output<S> {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw validationFailed([{ path: "", message: "The body must be a JSON object.", type: "object.base" }]);
   }
   const result = schema.safeParse(input);
-  if (!result.success) throw validationFailed(toIssues(result.error, schema, input));
+  if (!result.success) throw validationFailed(toIssues(result.error, schema, input, adjust));
   return result.data;
 }

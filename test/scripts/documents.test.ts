@@ -263,6 +263,7 @@ describe("scripts.settings", () => {
   it("refuses models and voices that do not exist here with 422", async () => {
     const owner = await createFixture(service);
     const scriptId = await scriptWith(owner.client, { title: "Settings" });
+    const created = await prisma().script.findUniqueOrThrow({ where: { script_id: scriptId } });
     const model = refused(await call(owner.client, "settings", { script_id: scriptId, model_ref: "acme/gpt-9" }), 422, "validation_failed");
     expect(model.details.issues[0]).toMatchObject({ path: "model_ref", type: "any.only", allowed: expect.arrayContaining(["openai/gpt-4.1-mini"]) });
     // An image model is not a text model.
@@ -274,8 +275,8 @@ describe("scripts.settings", () => {
     expect(refused(await call(owner.client, "settings", { script_id: scriptId, default_voice_ref: foreign }), 422, "validation_failed").param).toBe("default_voice_ref");
     expect(refused(await call(owner.client, "settings", { script_id: scriptId, default_voice_ref: "openai/alloy", default_voice_name: "Nova" }), 422, "validation_failed").param).toBe("default_voice_name");
     expect(refused(await call(owner.client, "settings", { script_id: scriptId, default_voice_name: "Nobody at all" }), 422, "validation_failed").param).toBe("default_voice_name");
-    // Nothing was stored.
-    expect(await prisma().script.findUniqueOrThrow({ where: { script_id: scriptId } })).toMatchObject({ model_ref: null, quick_model_ref: null, default_voice_ref: null, revision: 0 });
+    // Nothing was stored: the default voice is still the one the script was created with.
+    expect(await prisma().script.findUniqueOrThrow({ where: { script_id: scriptId } })).toMatchObject({ model_ref: null, quick_model_ref: null, default_voice_ref: created.default_voice_ref, revision: 0 });
   });
 });
 

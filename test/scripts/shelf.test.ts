@@ -112,7 +112,7 @@ describe("the snippet shelf", () => {
     const second = ok(await get(client, "snippets", { script_id: scriptId, limit: 2, cursor: first.next_cursor }));
     expect([...first.data, ...second.data].map((snippet: Row) => snippet.title)).toEqual(["Farewell", "Button", "Greeting"]);
     expect(second).toMatchObject({ has_more: false, next_cursor: null });
-    expect((await get(client, "snippets", { script_id: scriptId, limit: 0 })).body.error).toMatchObject({ code: "invalid_request", message: "limit must be an integer from 1 to 100." });
+    expect((await get(client, "snippets", { script_id: scriptId, limit: 0 })).body.error).toMatchObject({ code: "validation_failed", message: "limit must be an integer from 1 to 100." });
 
     const stranger = await createFixture(service);
     expect(ok(await get(stranger.client, "snippets", { script_id: await newScript(stranger.client) })).data).toEqual([]);

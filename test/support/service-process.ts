@@ -53,3 +53,38 @@ export function serviceUrl(started: ServiceProcess): Promise<string> {
     void started.exited.then(() => reject(new Error(`the service exited while starting:\n${started.output()}`)));
   });
 }
+
+/**
+ * A worker process (src/worker.ts) on a test file's database, Redis and data directory; resolves
+ * once it runs. `env` adds or overrides settings (leases, sweeps, CUTROOM_RENDER_SPLIT_SECONDS, ...).
+ */
+export async function spawnWorker(environment: IsolatedEnvironment, env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: environment.overrides.databaseUrl,
+      REDIS_URL: environment.overrides.redisUrl,
+      CUTROOM_DATA_DIR: environment.dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the worker did not start:\n${output}`)), 120_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Cutroom worker running")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    void exited.then(() => reject(new Error(`the worker exited while starting:\n${output}`)));
+  });
+  return { process: child, exited, output: () => output };
+}

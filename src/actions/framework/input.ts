@@ -19,6 +19,12 @@ interface ResolvedInput {
 }
 
 const ANY_OBJECT = z.strictObject({});
+
+/**
+ * Accepted though the catalog does not list it: a listing's `cursor` (the opaque `next_cursor`
+ * of the page before). An unknown field's `allowed` names the catalog's fields only.
+ */
+const UNLISTED_FIELDS = ["cursor"];
 const NAMES_A_VIDEO = z.object({ video_id: id() });
 
 function catalogInput(schema: z.ZodObject): ResolvedInput {
@@ -30,7 +36,7 @@ function catalogInput(schema: z.ZodObject): ResolvedInput {
       if (paged && raw !== null && typeof raw === "object" && "limit" in raw && raw.limit !== undefined) {
         pageSize(raw.limit);
       }
-      return parseOrThrow(schema, raw ?? {});
+      return parseOrThrow(schema, raw ?? {}, { hidden: UNLISTED_FIELDS });
     },
   };
 }

@@ -32,27 +32,47 @@ import type { CreditReport } from "./outputs.js";
 import { checkedOutput } from "./output-check.js";
 
 export async function recordFailure(context: GraphQLContext, action: ActionDefinition, error: ApiError): Promise<void> {
+  const request = currentRequestContext();
+  if (request) request.actionReached = true;
   if (!context.auth.livemode) return; // test mode writes nothing, failures included
   await context.prisma.$transaction(async (tx) => {
     if (error instanceof InsufficientCreditsError) await recordCreditsLow(tx, error);
-    await recordEvent(tx, actionCallEvent(context, action, "action.failed", { error: { code: error.code, type: error.type, status: error.status, message: error.message } }));
+    await recordEvent(tx, actionCallEvent(context, action.name, "action.failed", { error: { code: error.code, type: error.type, status: error.status, message: error.message } }));
   });
 }
 
+/** What the action.failed of a call refused before its action names (the envelope's error). */
+export interface RefusalSummary {
+  code: string;
+  type: string;
+  status: number;
+  message: string;
+}
+
+/**
+ * action.failed of a call refused before it reached its action (a wrong verb, a body that is not
+ * JSON, a spent rate window, a reused Idempotency-Key, an action name the catalog lacks): it is
+ * still an action call that returned an error (contract 6). Test keys write nothing.
+ */
+export async function recordRefusedCall(context: Pick<GraphQLContext, "prisma" | "auth" | "requestId">, actionName: string, error: RefusalSummary): Promise<void> {
+  if (!context.auth.livemode) return;
+  await context.prisma.$transaction((tx) => recordEvent(tx, actionCallEvent(context, actionName, "action.failed", { error })));
+}
+
 /** The `action.completed` / `action.failed` event of a call (payloads in src/outbox/event-catalog.ts). */
-function actionCallEvent(context: GraphQLContext, action: ActionDefinition, type: "action.completed" | "action.failed", outcome: Record<string, unknown>) {
+function actionCallEvent(context: Pick<GraphQLContext, "auth" | "requestId">, actionName: string, type: "action.completed" | "action.failed", outcome: Record<string, unknown>) {
   return {
     workspaceId: context.auth.workspaceId,
     type,
     livemode: context.auth.livemode,
     data: {
-      object: { object: "action_call", action: action.name, request_id: context.requestId, key_id: context.auth.keyId, livemode: context.auth.livemode, ...outcome },
+      object: { object: "action_call", action: actionName, request_id: context.requestId, key_id: context.auth.keyId, livemode: context.auth.livemode, ...outcome },
     },
   };
 }
 
 function completedEvent(context: GraphQLContext, action: ActionDefinition, creditsSpent: number, result: Record<string, unknown>) {
-  return actionCallEvent(context, action, "action.completed", { credits_spent: creditsSpent, result_object: typeof result.object === "string" ? result.object : null });
+  return actionCallEvent(context, action.name, "action.completed", { credits_spent: creditsSpent, result_object: typeof result.object === "string" ? result.object : null });
 }
 
 /** Refuses a call the balance cannot pay for before doing any of its work. */

@@ -1,7 +1,7 @@
 // The one render graph builder: a parsed composition (or a time range of it) → the ffmpeg inputs,
 // the files they read and a filtergraph whose video ends in one label and whose sound ends in
 // another. Whole renders, stills, audio-only outputs and (issue 26) the segments of a split render
-// all come from here; ./outputs.ts turns a graph into an encoding command.
+// all come from here; ../render-command.ts turns a graph into an encoding command.
 //
 // Video: a background colour of the frame, then each visual layer in order, drawn by its drawer
 // (./layer-drawing.ts: an RGBA overlay stream, or a filter in place), transitioned
@@ -60,6 +60,14 @@ export interface RenderGraph {
   duration: number;
 }
 
+/** The frames of a range: [first, last) of a whole render's frames k at k/fps with start ≤ k/fps < end. */
+export function frameSpan(range: TimeWindow, fps: number): [number, number] {
+  const frameOf = (seconds: number) => Math.ceil(seconds * fps - 1e-6);
+  const [first, last] = [frameOf(range.start), frameOf(range.end)];
+  // A still asked for between the last frame and the end shows the last frame.
+  return last > first ? [first, last] : [Math.max(0, last - 1), Math.max(1, last)];
+}
+
 export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderGraph> {
   const { composition, frame, fps } = input;
   const range = input.range ?? { start: 0, end: composition.duration };
@@ -73,7 +81,14 @@ export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderG
 
   if (input.video !== false) {
     let video = state.label("base");
-    state.push(`color=c=${ffmpegColor(composition.background_color)}:s=${frame.contentWidth}x${frame.contentHeight}:r=${fps}:d=${num(range.end)}[${video}]`);
+    // The frames drawn are those of a whole render inside the range: frame k (at k/fps) for
+    // first ≤ k < last. The background starts at the range's first frame, so a range (a segment
+    // of a split render, a still) draws nothing before it: each layer's stream keeps composition
+    // time, and the overlays pick the frames at the background's times.
+    const [first, last] = frameSpan(range, fps);
+    state.push(first === 0
+      ? `color=c=${ffmpegColor(composition.background_color)}:s=${frame.contentWidth}x${frame.contentHeight}:r=${fps}:d=${num(range.end)}[${video}]`
+      : `color=c=${ffmpegColor(composition.background_color)}:s=${frame.contentWidth}x${frame.contentHeight}:r=${fps},trim=end_frame=${last - first + 1},setpts=PTS+${first}[${video}]`);
     const holds = crossTransitionHolds(composition.layers, fps);
     for (const [index, item] of composition.layers.entries()) {
       if (!isVisualLayer(item) || item.end < range.start || item.start >= range.end) continue;
@@ -108,7 +123,8 @@ export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderG
     const letterbox = frame.contentWidth !== frame.width || frame.contentHeight !== frame.height
       ? `,pad=${frame.width}:${frame.height}:(ow-iw)/2:(oh-ih)/2:color=${ffmpegColor(composition.background_color)}`
       : "";
-    state.push(`[${video}]trim=start=${num(range.start)}:end=${num(range.end)},setpts=PTS-STARTPTS${letterbox}[${out}]`);
+    // Cut half a frame before each end, so rounding never moves a frame across a segment's edge.
+    state.push(`[${video}]trim=start=${num((first - 0.5) / fps)}:end=${num((last - 0.5) / fps)},setpts=PTS-STARTPTS${letterbox}[${out}]`);
     graph.video = out;
   }
   if (input.audio !== false) graph.audio = buildAudio(state, composition, { media, range, loudness: input.loudness });

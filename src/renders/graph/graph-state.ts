@@ -16,6 +16,7 @@ export class GraphState {
   input(file: string, options: InputOptions = {}): number {
     if (options.loopStillFor !== undefined) this.inputs.push("-loop", "1", "-framerate", String(this.fps), "-t", num(options.loopStillFor));
     if (options.loop) this.inputs.push("-stream_loop", "-1");
+    if (options.seek !== undefined && options.seek > 0) this.inputs.push("-ss", num(options.seek));
     this.inputs.push("-i", file);
     return this.inputCount++;
   }

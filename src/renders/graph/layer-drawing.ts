@@ -59,6 +59,8 @@ export interface InputOptions {
   loopStillFor?: number;
   /** Loop the whole input forever (`-stream_loop -1`); trim it in the graph. */
   loop?: boolean;
+  /** Start reading at this second of the input (`-ss` before `-i`; its timestamps then start there at 0). */
+  seek?: number;
 }
 
 export interface LayerContext {

@@ -65,16 +65,25 @@ function drawImage(layer: LayerOf<"image">, context: LayerContext): VisualLayerD
 function drawVideo(layer: LayerOf<"video">, context: LayerContext): VisualLayerDrawing {
   const box = boxOf(layer, context);
   const label = context.label(`video${context.index}`);
-  const stream = context.input(context.media(layer.src), layer.loop ? { loop: true } : {});
   const sourceSeconds = (layer.end - layer.start) * layer.speed;
   const fit = layer.fit ?? (context.version === 2 ? "cover" : "fill");
-  const chain = [
-    `[${stream}:v]trim=start=${num(layer.offset)}:duration=${num(sourceSeconds)}`,
-    `setpts=(PTS-STARTPTS)/${num(layer.speed)}+${num(layer.start)}/TB`,
-    `fps=${context.fps}`,
-    fitFilters(fit, box.width, box.height, context.scale),
-  ].join(",");
-  return { kind: "overlay", chains: [`${chain}${alphaFades(layer)}[${label}]`], label, box, window: layer };
+  // A range starting well inside the clip (a later segment of a split render, a still) seeks the
+  // input to a second before it rather than decoding the clip from its start. Seeking is exact
+  // (the frames before the point are decoded and dropped) and shifts the input's timestamps, so
+  // `skipped` puts them back: every frame lands where a whole render puts it.
+  const skipped = layer.loop ? 0 : Math.max(0, Math.floor((context.range.start - layer.start) * layer.speed - 1));
+  const stream = context.input(context.media(layer.src), layer.loop ? { loop: true } : skipped > 0 ? { seek: layer.offset + skipped } : {});
+  const chain = skipped > 0
+    ? [
+        `[${stream}:v]trim=end=${num(sourceSeconds - skipped)}`,
+        `setpts=(PTS+${num(skipped)}/TB)/${num(layer.speed)}+${num(layer.start)}/TB`,
+      ]
+    : [
+        `[${stream}:v]trim=start=${num(layer.offset)}:duration=${num(sourceSeconds)}`,
+        `setpts=(PTS-STARTPTS)/${num(layer.speed)}+${num(layer.start)}/TB`,
+      ];
+  chain.push(`fps=${context.fps}`, fitFilters(fit, box.width, box.height, context.scale));
+  return { kind: "overlay", chains: [`${chain.join(",")}${alphaFades(layer)}[${label}]`], label, box, window: layer };
 }
 
 /** The SVG of a shape of `width` × `height` (a progress bar's full bar). */

@@ -1,10 +1,13 @@
 // scripts.create (catalog 4.8): an empty script with its one speaker, the base speaker (`speaker`
-// names the narrator; "Narrator" when not given).
+// names the narrator; "Narrator" when not given). A script created without `voice_ref` gets the
+// deployment's default voice for its language as its document default (docs/scripts.md, "Default
+// voice"), so scripts.voice with no voice named voices every paragraph.
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { label, language, modelRef, name, prompt, text } from "../../actions/catalog/define.js";
 import { voiceRef, targetDurationMs } from "../fields.js";
 import { newId } from "../../ids.js";
+import { defaultVoiceRef } from "../../providers/voices.js";
 import { presentScript, scriptSummaryShape } from "../summary.js";
 import { presentSpeaker, speakerShape } from "../present.js";
 
@@ -31,7 +34,7 @@ export default defineAction({
   }),
   weight: 1,
   purpose:
-    "creates an empty script and returns its id; a script always has one speaker (`speaker` names the narrator)",
+    "creates an empty script and returns its id; a script always has one speaker (`speaker` names the narrator); without `voice_ref` its default voice is the deployment's default for its language",
   output: scriptSummaryShape.extend({ speakers: z.array(speakerShape).describe("The cast: the base speaker alone.") }),
   async example() {
     return { title: "Why cats purr", language: "en", speaker: "Ada" };
@@ -50,7 +53,7 @@ export default defineAction({
         target_duration_ms: input.target_duration_ms ?? null,
         tone: input.tone ?? null,
         audience: input.audience ?? null,
-        default_voice_ref: input.voice_ref ?? null,
+        default_voice_ref: input.voice_ref ?? defaultVoiceRef(graphql.services.providers.model("speech")?.provider, input.language),
         model_ref: input.model_ref ?? null,
       },
     });

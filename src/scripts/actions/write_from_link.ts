@@ -8,6 +8,7 @@
 // first-person claims are allowed (true or a description of the author's experience: allowed;
 // absent, false, empty, "no" or "none": not, and first-person sentences go to `unverified`).
 import { z } from "zod";
+import { ApiError } from "../../errors/api-error.js";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, jsonObject, prompt, request, url } from "../../actions/catalog/define.js";
 import { paragraphCount } from "../fields.js";
@@ -103,6 +104,15 @@ export default defineAction({
       unverified.push(...checked.unverified);
       return checked.text ? [{ role: paragraph.role, text: checked.text }] : [];
     });
+    // Nothing backed is left: the script keeps its text (a pass never empties a document), nothing
+    // is charged, and the answer says what was dropped.
+    if (draft.length === 0) {
+      throw new ApiError("validation_failed", "The pages back none of the drafted sentences: the script is left as it was and nothing is charged.", {
+        param: "urls",
+        hint: "Send pages that hold the figures, or answer `experience` if first-person claims are yours.",
+        details: { issues: [{ path: "urls", message: "The pages back none of the drafted sentences.", type: "draft.unbacked" }], unverified },
+      });
+    }
     return commit(async (tx) => {
       const writer = new PassWriter(tx, await openIfUnchanged(tx, graphql, document, "scripts.write_from_link"), input.script_id);
       await writeDraft(writer, document.paragraphs, draft, { replace: true });

@@ -37,7 +37,7 @@ export const takeShape = z
     text_hash: z.string().describe("sha256 of the words it spoke."),
     spoken_text: z.string().describe("What the voice was handed: the words after the spoken style rules."),
     words: z.array(wordShape),
-    words_source: z.enum(["provider", "estimated"]).describe("provider: the voice's own timings; estimated: spread over the take by word length."),
+    words_source: z.enum(["provider", "estimated"]).describe("provider: the synthesiser's own timings (espeak-ng's word events, ElevenLabs' timestamps); estimated: spread over the take by word length, where the voice reports none."),
     credits: z.number().int().describe("What the synthesis cost (never refunded)."),
     url: z.string().describe("A signed link to the audio."),
     created_at: z.iso.datetime(),

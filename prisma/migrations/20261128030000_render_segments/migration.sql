@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "renders" ADD COLUMN     "segment_hashes" JSONB,
+ADD COLUMN     "segments" JSONB;
