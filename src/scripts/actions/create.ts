@@ -29,7 +29,9 @@ export default defineAction({
     tone: text(500).optional(),
     audience: text(500).optional(),
     speaker: name().optional(),
-    voice_ref: voiceRef().optional(),
+    voice_ref: voiceRef()
+      .describe("The script's default voice; without it, the deployment's default voice for the script's language (docs/scripts.md, Default voice).")
+      .optional(),
     model_ref: modelRef().optional(),
   }),
   weight: 1,
