@@ -36,7 +36,7 @@ const outbound = new OutboundGuard({ allow: config.outboundAllow });
 const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
 // Quotas are counted on the same Redis counters the API processes use.
 const redisClient = new Redis(redis.url);
-const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(redisClient) }, live.publish);
+const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(database.prisma) }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")} (ffmpeg ${tools.ffmpeg}, ffprobe ${tools.ffprobe})`);
 
 const shutdown = async (signal: string) => {

@@ -1,5 +1,6 @@
-// The guards' one round trip (src/guards/rate-limit.ts, consumeAll): every rate window and the
-// request quota are checked before any is counted, so a refused call counts nothing anywhere;
+// The guards' one round trip (src/guards/rate-limit.ts, consumeAll) and the quota (PostgreSQL,
+// src/guards/quota.ts): every rate window and the request quota are checked before any is kept
+// counted, so a refused call counts nothing anywhere;
 // and when Redis stops answering, the per-process memory limiters still count the windows.
 import os from "node:os";
 import path from "node:path";

@@ -392,6 +392,47 @@ describe("at-least-once delivery", () => {
     expect(receiver.received[0]!.headers["x-service-delivery"]).toBe(failed!.delivery_id);
   });
 
+  /** A disabled endpoint, and `count` videos created (and fanned out) while it was off. */
+  async function missedWhileDisabled(count: number) {
+    await startWorkers();
+    const { client, workspaceId } = await createFixture(api);
+    const receiver = await startReceiver();
+    const endpoint = await createEndpoint(client, { url: receiver.url, events: ["video.created"] });
+    const since = new Date(Date.now() - 1000).toISOString();
+    expect((await client.patch(`/api/v1/webhooks/${endpoint.endpoint_id}`, { enabled: false })).status).toBe(200);
+    for (let index = 0; index < count; index++) await createVideo(client, `while disabled ${index}`);
+    await waitFor("the events to be fanned out", async () => (await prisma().outboxEvent.count({ where: { workspace_id: workspaceId, type: "video.created", dispatched_at: null } })) === 0);
+    expect(await prisma().webhookDelivery.count({ where: { endpoint_id: endpoint.endpoint_id } })).toBe(0);
+    const eventIds = (await prisma().outboxEvent.findMany({ where: { workspace_id: workspaceId, type: "video.created" }, orderBy: { seq: "asc" } })).map((event) => event.event_id);
+    expect(eventIds).toHaveLength(count);
+    return { client, receiver, endpoint, since, eventIds };
+  }
+
+  it("recover delivers every subscribed event that happened while the endpoint was disabled, each once", async () => {
+    const { client, receiver, endpoint, since, eventIds } = await missedWhileDisabled(3);
+    expect((await client.patch(`/api/v1/webhooks/${endpoint.endpoint_id}`, { enabled: true })).body.enabled).toBe(true);
+    const recovered = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/recover`, { since });
+    expect(recovered.status, recovered.text).toBe(200);
+    expect(recovered.body.requeued).toBe(3);
+    await waitFor("the three missed events", () => receiver.received.length >= 3);
+    // Recovering again makes nothing new: each event has its delivery, and it succeeded.
+    const again = await client.post(`/api/v1/webhooks/${endpoint.endpoint_id}/recover`, { since });
+    expect(again.body).toMatchObject({ requeued: 0, delivery_ids: [] });
+    await sleep(500);
+    expect(receiver.received.map((request) => JSON.parse(request.body).id as string).sort()).toEqual([...eventIds].sort());
+  });
+
+  it("re-enabling with since delivers what the endpoint missed, each once", async () => {
+    const { client, receiver, endpoint, since, eventIds } = await missedWhileDisabled(2);
+    const reEnabled = await client.patch(`/api/v1/webhooks/${endpoint.endpoint_id}`, { enabled: true, since });
+    expect(reEnabled.status, reEnabled.text).toBe(200);
+    await waitFor("the two missed events", () => receiver.received.length >= 2);
+    await sleep(500);
+    expect(receiver.received.map((request) => JSON.parse(request.body).id as string).sort()).toEqual([...eventIds].sort());
+    const refused = await client.patch(`/api/v1/webhooks/${endpoint.endpoint_id}`, { since });
+    expect(refused.body.error).toMatchObject({ code: "validation_failed", param: "since" });
+  });
+
   it("still delivers, with the same delivery id, after the worker is killed mid-delivery and restarted", async () => {
     await stopWorkers();
     const { client } = await createFixture(api);

@@ -22,7 +22,7 @@ export interface Guards {
 export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards["config"]): Guards {
   return {
     rateLimits: new RateLimitService({ redis, windowSeconds: config.rateWindowSeconds, anonymousPerMinute: config.anonymousPerMinute }),
-    quotas: new QuotaService(redis),
+    quotas: new QuotaService(prisma),
     idempotency: new IdempotencyService(redis, prisma, { lockMs: config.idempotencyLockMs }),
     requestLog: new RequestLogWriter(prisma),
     keyCache: new KeyCache(redis),

@@ -1,9 +1,9 @@
 // Monthly quotas (contract 8): a key may carry a ceiling on requests or on credits per calendar
-// month (UTC). Counted in Redis under a key per month, so a new month starts from zero.
+// month (UTC). Counted in PostgreSQL (key_quota_usage, a row per key and month, so a new month
+// starts from zero): a quota is money, and Redis may lose its data (docs/guards.md).
 import type { KeyQuota } from "../context/auth-context.js";
-import type { Redis } from "ioredis";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import { ApiError } from "../errors/api-error.js";
-import { redisScript } from "../redis/script.js";
 
 
 export interface QuotaStanding extends KeyQuota {
@@ -27,10 +27,6 @@ export function standingOf(quota: KeyQuota, used: number, now: Date): QuotaStand
   return { ...quota, used, remaining: Math.max(0, quota.limit - used), reset: Math.floor(nextPeriodStart(now).getTime() / 1000) };
 }
 
-export function counterKey(keyId: string, now: Date): string {
-  return `quota:${keyId}:${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
-}
-
 export function quotaHeaders(standing: QuotaStanding | undefined): Record<string, string> {
   if (!standing) return {};
   return {
@@ -49,34 +45,43 @@ export function exceeded(standing: QuotaStanding, now: Date): ApiError {
   });
 }
 
-/** Where a request quota's counter lives and when it lapses, for a script that counts it (rate-limit.ts). */
-export function quotaCounter(keyId: string, now: Date): { key: string; expireAt: number } {
-  return { key: counterKey(keyId, now), expireAt: Math.floor(nextPeriodStart(now).getTime() / 1000) + 7 * 86_400 };
+/** The month a count belongs to, e.g. 2026-11 (UTC). */
+export function periodOf(now: Date): string {
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
-// Atomic check-and-add: never counts past the ceiling, even under concurrent calls.
-const CONSUME_QUOTA = redisScript(`local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return -used - 1 end
-used = redis.call('INCRBY', KEYS[1], ARGV[1])
-redis.call('EXPIREAT', KEYS[1], ARGV[3])
-return used`);
-
 export class QuotaService {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly prisma: PrismaClient) {}
 
   /**
    * Adds `amount` to this month's count if it stays within the quota; otherwise counts nothing
-   * and throws 429 quota_exceeded.
+   * and throws 429 quota_exceeded. One statement, so concurrent calls never pass the ceiling.
    */
   async consume(keyId: string, quota: KeyQuota, amount: number, now = new Date()): Promise<QuotaStanding> {
-    const { key, expireAt } = quotaCounter(keyId, now);
-    const used = (await CONSUME_QUOTA.run(this.redis, [key], [String(amount), String(quota.limit), String(expireAt)])) as number;
-    if (used < 0) throw exceeded(standingOf(quota, -used - 1, now), now);
-    return standingOf(quota, used, now);
+    const period = periodOf(now);
+    const counted = await this.prisma.$queryRaw<{ used: number }[]>`
+      INSERT INTO "key_quota_usage" ("key_id", "period", "used")
+      SELECT ${keyId}, ${period}, ${amount}::int WHERE ${amount}::int <= ${quota.limit}::int
+      ON CONFLICT ("key_id", "period") DO UPDATE SET "used" = "key_quota_usage"."used" + EXCLUDED."used", "updated_at" = CURRENT_TIMESTAMP
+        WHERE "key_quota_usage"."used" + EXCLUDED."used" <= ${quota.limit}::int
+      RETURNING "used"`;
+    if (counted.length === 0) throw exceeded(standingOf(quota, await this.used(keyId, period), now), now);
+    return standingOf(quota, counted[0]!.used, now);
+  }
+
+  /** Gives back what a request counted but did not use (it was refused by a rate window). */
+  async release(keyId: string, amount: number, now = new Date()): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE "key_quota_usage" SET "used" = GREATEST(0, "used" - ${amount}::int), "updated_at" = CURRENT_TIMESTAMP
+      WHERE "key_id" = ${keyId} AND "period" = ${periodOf(now)}`;
   }
 
   async standing(keyId: string, quota: KeyQuota, now = new Date()): Promise<QuotaStanding> {
-    const used = Number((await this.redis.get(counterKey(keyId, now))) ?? 0);
-    return standingOf(quota, used, now);
+    return standingOf(quota, await this.used(keyId, periodOf(now)), now);
+  }
+
+  private async used(keyId: string, period: string): Promise<number> {
+    const row = await this.prisma.keyQuotaUsage.findUnique({ where: { key_id_period: { key_id: keyId, period } }, select: { used: true } });
+    return row?.used ?? 0;
   }
 }

@@ -5,19 +5,16 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limite
 import type { Redis } from "ioredis";
 import { ApiError } from "../errors/api-error.js";
 import type { RateLimits, RateWindow } from "../config.js";
-import { exceeded, quotaCounter, standingOf, type KeyQuota, type QuotaService, type QuotaStanding } from "./quota.js";
 import { logger } from "../logger.js";
 import { redisScript } from "../redis/script.js";
 
 /**
- * Every window a request counts against, and its request quota, in one round trip: each is
- * checked before any is counted, so a refused call counts nothing anywhere. Counters are the ones
- * rate-limiter-flexible keeps (`rl:<window>:<key id>`, a count expiring with its window), so
- * standings() and the memory fallback read the same state.
- * KEYS: the window counters, then the quota counter (if any).
- * ARGV: window count, then amount/limit/window ms per window, then quota amount/limit/expire-at.
- * Returns {1, count, pttl, ..., quota used}, {0, refused window index, its count, its pttl}, or
- * {-1, quota used, count, pttl, ...} (the windows as they stand, uncounted).
+ * Every window a request counts against, in one round trip: each is checked before any is
+ * counted, so a refused call counts nothing anywhere. Counters are the ones rate-limiter-flexible
+ * keeps (`rl:<window>:<key id>`, a count expiring with its window), so standings() and the memory
+ * fallback read the same state. (The monthly quota is counted in PostgreSQL: src/guards/quota.ts.)
+ * KEYS: the window counters. ARGV: window count, then amount/limit/window ms per window.
+ * Returns {1, count, pttl, ...} or {0, refused window index, its count, its pttl}.
  */
 const CONSUME_SCRIPT = redisScript(`
 local windows = tonumber(ARGV[1])
@@ -25,18 +22,6 @@ for i = 1, windows do
   local used = tonumber(redis.call('GET', KEYS[i]) or '0')
   if used + tonumber(ARGV[i * 3 - 1]) > tonumber(ARGV[i * 3]) then
     return {0, i, used, redis.call('PTTL', KEYS[i])}
-  end
-end
-local q = windows * 3 + 2
-if #KEYS > windows then
-  local used = tonumber(redis.call('GET', KEYS[windows + 1]) or '0')
-  if used + tonumber(ARGV[q]) > tonumber(ARGV[q + 1]) then
-    local refused = {-1, used}
-    for i = 1, windows do
-      refused[#refused + 1] = tonumber(redis.call('GET', KEYS[i]) or '0')
-      refused[#refused + 1] = redis.call('PTTL', KEYS[i])
-    end
-    return refused
   end
 end
 local result = {1}
@@ -50,16 +35,10 @@ for i = 1, windows do
   result[#result + 1] = count
   result[#result + 1] = ttl
 end
-if #KEYS > windows then
-  result[#result + 1] = redis.call('INCRBY', KEYS[windows + 1], ARGV[q])
-  redis.call('EXPIREAT', KEYS[windows + 1], ARGV[q + 2])
-end
 return result`);
 
 export interface ConsumeResult {
   standings: WindowStanding[];
-  /** The request quota's standing, when one was counted. */
-  quota?: QuotaStanding;
 }
 
 export interface WindowStanding {
@@ -119,18 +98,12 @@ export class RateLimitService {
   }
 
   /**
-   * Counts `points` against a key's call windows (its credits budget too when `spendsCredits`)
-   * and `quotaPoints` against its request quota, in one Redis round trip: all are checked first,
-   * and a refused call counts nothing. Throws 429 rate_limit_exceeded (the first spent window,
-   * tightest first) or quota_exceeded. When Redis fails, the windows are counted by the
-   * per-process memory limiters one by one, as before.
+   * Counts `points` against a key's call windows (its credits budget too when `spendsCredits`),
+   * in one Redis round trip: all are checked first, and a refused call counts nothing. Throws 429
+   * rate_limit_exceeded (the first spent window, tightest first). When Redis fails, the windows
+   * are counted by the per-process memory limiters one by one, as before.
    */
-  async consumeAll(
-    keyId: string,
-    limits: RateLimits,
-    points: number,
-    options: { spendsCredits?: boolean; quota?: { service: QuotaService; limits: KeyQuota; points: number } } = {},
-  ): Promise<ConsumeResult> {
+  async consumeAll(keyId: string, limits: RateLimits, points: number, options: { spendsCredits?: boolean } = {}): Promise<ConsumeResult> {
     const now = new Date();
     const policy = keyPolicy(limits, this.options.windowSeconds);
     // The credits budget counts calls that spend, whatever their weight; nothing to count is
@@ -138,23 +111,17 @@ export class RateLimitService {
     const windows = (options.spendsCredits ? [...CALL_WINDOWS, "credits_day" as const] : CALL_WINDOWS)
       .map((window) => ({ window, amount: window === "credits_day" ? 1 : points, limit: limits[window], seconds: this.options.windowSeconds[window] }))
       .filter((window) => window.amount > 0);
-    const quota = options.quota && options.quota.points > 0 ? { ...options.quota, counter: quotaCounter(keyId, now) } : undefined;
-    if (windows.length === 0 && !quota) return { standings: [] };
+    if (windows.length === 0) return { standings: [] };
 
     const keys = windows.map(({ window }) => `rl:${window}:${keyId}`);
     const args: string[] = [String(windows.length)];
     for (const window of windows) args.push(String(window.amount), String(window.limit), String(window.seconds * 1000));
-    if (quota) {
-      keys.push(quota.counter.key);
-      args.push(String(quota.points), String(quota.limits.limit), String(quota.counter.expireAt));
-    }
     let reply: number[];
     try {
       reply = (await CONSUME_SCRIPT.run(this.options.redis, keys, args)) as number[];
     } catch (error) {
       logger.warn({ err: error }, "rate windows counted in memory: Redis did not answer");
-      const standings = await this.consume(keyId, limits, points, options.spendsCredits);
-      return { standings, quota: quota && (await quota.service.consume(keyId, quota.limits, quota.points, now)) };
+      return { standings: await this.consume(keyId, limits, points, options.spendsCredits) };
     }
     const stateOf = (index: number, count: number, ttl: number): WindowStanding => {
       const { window, limit, seconds } = windows[index]!;
@@ -167,14 +134,8 @@ export class RateLimitService {
       // A refused window reports nothing left, whatever smaller call would still fit.
       throw this.refusal(windows[index]!.window, { ...stateOf(index, reply[2]!, ttl), remaining: 0 }, ttl, windows[index]!.limit, policy);
     }
-    if (reply[0] === -1) {
-      const refusal = exceeded(standingOf(quota!.limits, reply[1]!, now), now);
-      // The windows are reported too, as they stand (the refused call counted in none of them).
-      const standings = windows.map((_, index) => stateOf(index, reply[2 + index * 2]!, reply[3 + index * 2]!));
-      throw new ApiError(refusal.code, refusal.message, { details: refusal.details, headers: { ...rateLimitHeaders(standings, policy), ...refusal.headers } });
-    }
     const standings = windows.map((_, index) => stateOf(index, reply[1 + index * 2]!, reply[2 + index * 2]!));
-    return { standings, quota: quota && standingOf(quota.limits, reply[1 + windows.length * 2]!, now) };
+    return { standings };
   }
 
   /**

@@ -100,6 +100,13 @@ function openAiCode(data: unknown): string | undefined {
   return safeCode(error?.code) ?? safeCode(error?.type);
 }
 
+function isTimeout(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
+    if (current.name === "TimeoutError" || current.name === "AbortError") return true;
+  }
+  return false;
+}
+
 /**
  * Describes a thrown error as an upstream failure, or returns undefined when it is not one (our own
  * bug, an ApiError already, an abort): those are rethrown as they are.
@@ -125,5 +132,35 @@ export function describeFailure(error: unknown): UpstreamFailure | undefined {
   // Any other AI SDK error is about the answer (no object, no image, a malformed body).
   if (AISDKError.isInstance(error)) return { reason: "invalid_answer", what: "its answer could not be used" };
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) return { reason: "unreachable", what: "it could not be reached" };
+  // One request of a longer call (a poll of fal's queue) stopped at the per-request limit. The
+  // caller's own abort never gets here (limitedCall rethrows it as it is).
+  if (isTimeout(error)) return { reason: "timeout", what: "a request to it got no answer in time" };
   return undefined;
+}
+
+/**
+ * What a page that could not be read is, the same for every action that reads one (the page
+ * reader's failures): the page's server failing (5xx) or too slow is upstream — 502
+ * `upstream_error`, retryable, the page reader named; anything else (refused by the URL guard, a
+ * 4xx, no readable text, a host that does not resolve) is the caller's to fix — 400
+ * `invalid_request`. Either way at `param`, the field that named the page.
+ */
+export function pageReadFailure(error: unknown, param: string): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.status < 500) return error.param ? error : new ApiError(error.code, error.message, { param, details: error.details, hint: error.hint });
+  const details = (error.details ?? {}) as { reason?: string; provider_status?: number };
+  const status = details.provider_status;
+  if (details.reason === "timeout" || (status !== undefined && status >= 500)) {
+    return new ApiError("upstream_error", `The page cannot be read: ${status !== undefined ? `its server answered HTTP ${status}` : "it did not answer in time"}.`, {
+      param,
+      details: { ...details, reason: details.reason ?? "http_status", ...(status !== undefined && { status }) },
+      hint: "The page's server failed or was too slow; retrying later may succeed.",
+    });
+  }
+  const why = status !== undefined ? `it answered HTTP ${status}` : details.reason === "invalid_answer" ? "it has no readable text" : "it could not be reached";
+  return new ApiError("invalid_request", `The page cannot be read: ${why}.`, {
+    param,
+    details: { reason: details.reason ?? "unreachable", ...(status !== undefined && { status }) },
+    hint: "Check that the address opens in a browser.",
+  });
 }

@@ -25,12 +25,12 @@ const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path:
   definePlatformOperation({ rootType: "Mutation", fieldName, method, path, scopes: [`webhooks:${scope}`], successStatus, input, tag: "webhooks", description });
 
 const create = operation("create_webhook_endpoint", "POST", "/webhooks", "write", "Register an endpoint. The answer carries the signing secret, this once.", "body", 201);
-const update = operation("update_webhook_endpoint", "PATCH", "/webhooks/:endpoint_id", "write", "Change an endpoint's url, events, description or enabled; re-enabling resets its failure count.");
+const update = operation("update_webhook_endpoint", "PATCH", "/webhooks/:endpoint_id", "write", "Change an endpoint's url, events, description or enabled; re-enabling resets its failure count, and with `since` also recovers what the endpoint missed.");
 const remove = operation("delete_webhook_endpoint", "DELETE", "/webhooks/:endpoint_id", "delete", "Delete an endpoint and its delivery log.", "none");
 const rotate = operation("rotate_webhook_secret", "POST", "/webhooks/:endpoint_id/rotate_secret", "write", "Replace the signing secret; during the grace period deliveries carry a v1 signature for each secret.");
 const test = operation("test_webhook_endpoint", "POST", "/webhooks/:endpoint_id/test", "write", "Send a real signed webhook.test now and report the endpoint's status, timing and a short sanitised excerpt of its answer.", "none");
 const resend = operation("resend_webhook_delivery", "POST", "/webhooks/:endpoint_id/deliveries/:delivery_id/resend", "write", "Send one delivery again (same delivery id).", "none");
-const recover = operation("recover_webhook_deliveries", "POST", "/webhooks/:endpoint_id/recover", "write", "Send again every failed delivery of the endpoint created since `since`.");
+const recover = operation("recover_webhook_deliveries", "POST", "/webhooks/:endpoint_id/recover", "write", "Deliver every event since `since` the endpoint subscribes to and did not get: failed deliveries are sent again, events that happened while it was disabled get a delivery; each once.");
 
 const Deletion = builder.objectRef<{ object: string; endpoint_id: string; deleted: true }>("WebhookEndpointDeletion").implement({
   fields: (t) => ({ object: t.exposeString("object"), endpoint_id: t.exposeID("endpoint_id"), deleted: t.exposeBoolean("deleted") }),

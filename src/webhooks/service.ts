@@ -9,7 +9,7 @@ import { loadOwned } from "../resources/service.js";
 import { withColumns } from "../resources/selection.js";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
 import { newId } from "../ids.js";
-import { isKnownPattern } from "../outbox/event-catalog.js";
+import { isKnownPattern, patternCovers } from "../outbox/event-catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";
@@ -30,7 +30,10 @@ const createSchema = z.strictObject({
   description: z.string().max(500).nullable().optional(),
   enabled: z.boolean().optional(),
 });
-const updateSchema = createSchema.partial();
+const updateSchema = createSchema.partial().extend({
+  /** With `enabled: true`: also deliver what the endpoint missed since then (as `recover` does). */
+  since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).optional(),
+});
 const rotateSchema = z.strictObject({ grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional() });
 const recoverSchema = z.strictObject({ since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)) });
 
@@ -78,9 +81,12 @@ export async function createEndpoint(context: GraphQLContext, raw: unknown, quer
 
 export async function updateEndpoint(context: GraphQLContext, endpointId: string, raw: unknown, query: Query): Promise<Row> {
   await loadEndpoint(context.prisma, context, endpointId);
-  const input = parseOrThrow(updateSchema, raw);
+  const { since, ...input } = parseOrThrow(updateSchema, raw);
+  if (since !== undefined && input.enabled !== true) {
+    throw validationFailed([{ path: "since", message: "since goes with enabled: true (it recovers what the endpoint missed while it was off).", type: "any.invalid" }]);
+  }
   if (input.url !== undefined) await checkUrl(context, input.url);
-  return inWriteTransaction(context.prisma, context.auth, async (tx) => {
+  const row = await inWriteTransaction(context.prisma, context.auth, async (tx) => {
     const endpoint = await loadEndpoint(tx, context, endpointId, { enabled: true });
     // Re-enabling starts the failure count over (contract 3).
     const reEnabled = input.enabled === true && !endpoint.enabled;
@@ -90,6 +96,8 @@ export async function updateEndpoint(context: GraphQLContext, endpointId: string
     });
     return reload(tx, endpointId, query);
   });
+  if (since !== undefined && context.auth.livemode) await recoverWindow(context, endpointId, since);
+  return row;
 }
 
 export async function rotateEndpointSecret(context: GraphQLContext, endpointId: string, raw: unknown, query: Query): Promise<Row> {
@@ -191,15 +199,51 @@ export async function resendDelivery(context: GraphQLContext, endpointId: string
   return await context.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { delivery_id: deliveryId } });
 }
 
-export async function recoverDeliveries(context: GraphQLContext, endpointId: string, raw: unknown) {
-  await loadEndpoint(context.prisma, context, endpointId);
-  const { since } = parseOrThrow(recoverSchema, raw);
+/** Events that can reach an endpoint by the dispatcher (webhook.test is sent to one endpoint, by hand). */
+const UNDELIVERABLE_TYPES = ["webhook.test"];
+
+/**
+ * A delivery row, due now, for every event of the window the endpoint subscribes to and has none
+ * for (it happened while the endpoint was disabled, or before a pattern was added). The unique
+ * (endpoint_id, event_id) makes each event's row once, whoever recovers at the same time. Events
+ * not yet fanned out are left to the dispatcher, which gives them their row.
+ */
+async function backfillMissed(context: GraphQLContext, endpointId: string, since: Date): Promise<Requeueable[]> {
+  const endpoint = await context.prisma.webhookEndpoint.findUniqueOrThrow({ where: { endpoint_id: endpointId }, select: { workspace_id: true, events: true } });
+  const missed = await context.prisma.$queryRaw<{ event_id: string; type: string }[]>`
+    SELECT e.event_id, e.type FROM outbox_events e
+     WHERE e.workspace_id = ${endpoint.workspace_id} AND e.created_at >= ${since} AND e.dispatched_at IS NOT NULL
+       AND NOT (e.type = ANY(${UNDELIVERABLE_TYPES}))
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = ${endpointId} AND d.event_id = e.event_id)
+     ORDER BY e.seq`;
+  const subscribed = missed.filter((event) => endpoint.events.some((pattern) => patternCovers(pattern, event.type)));
+  if (subscribed.length === 0) return [];
+  const rows = subscribed.map((event) => ({ delivery_id: newId("webhook_delivery"), workspace_id: endpoint.workspace_id, endpoint_id: endpointId, event_id: event.event_id, event_type: event.type }));
+  await context.prisma.webhookDelivery.createMany({ data: rows, skipDuplicates: true });
+  // Only the rows this call made (a concurrent recover may have made some first).
+  const made = await context.prisma.webhookDelivery.findMany({ where: { delivery_id: { in: rows.map((row) => row.delivery_id) } }, select: { delivery_id: true, attempt_count: true }, orderBy: { created_at: "asc" } });
+  return made;
+}
+
+/** Failed deliveries of the window sent again, and missed events given a delivery: each once. */
+async function recoverWindow(context: GraphQLContext, endpointId: string, since: Date): Promise<Requeueable[]> {
   const failed = await context.prisma.webhookDelivery.findMany({
     where: { endpoint_id: endpointId, status: "failed", created_at: { gte: since } },
     select: { delivery_id: true, attempt_count: true },
   });
-  // A test key is told what would be requeued; nothing is sent in test mode.
-  if (context.auth.livemode) await requeue(context, failed);
-  const deliveryIds = failed.map((delivery) => delivery.delivery_id);
+  const missed = await backfillMissed(context, endpointId, since);
+  const all = [...failed, ...missed];
+  await requeue(context, all);
+  return all;
+}
+
+export async function recoverDeliveries(context: GraphQLContext, endpointId: string, raw: unknown) {
+  await loadEndpoint(context.prisma, context, endpointId);
+  const { since } = parseOrThrow(recoverSchema, raw);
+  // A test key is told what would be requeued (failed deliveries); nothing is sent or made in test mode.
+  const recovered = context.auth.livemode
+    ? await recoverWindow(context, endpointId, since)
+    : await context.prisma.webhookDelivery.findMany({ where: { endpoint_id: endpointId, status: "failed", created_at: { gte: since } }, select: { delivery_id: true, attempt_count: true } });
+  const deliveryIds = recovered.map((delivery) => delivery.delivery_id);
   return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: deliveryIds.length, delivery_ids: deliveryIds };
 }

@@ -93,12 +93,11 @@ describe("scripts.add_source", () => {
     expect(await prisma().scriptEdit.findUniqueOrThrow({ where: { edit_id: again.edit_id } })).toMatchObject({ kind: "source.refresh" });
   });
 
-  it("answers a page that cannot be read with 400 naming url, whatever went wrong, and writes nothing", async () => {
+  it("answers a page that cannot be read with 400 naming url (502 when its server fails), and writes nothing", async () => {
     const { client } = await createFixture(service);
     const scriptId = await newScript(client);
     const cases: [string, RegExp][] = [
       [`${base}/missing`, /HTTP 404/],
-      [`${base}/broken`, /HTTP 500/],
       [`${base}/image.png`, /not a web page/],
       [`${base}/blank.html`, /no readable text/],
       [`http://127.0.0.1:${closedPort}/gone`, /could not be reached/],
@@ -110,6 +109,10 @@ describe("scripts.add_source", () => {
       expect(refused.body.error, url).toMatchObject({ code: "invalid_request", param: "url" });
       expect(refused.body.error.message, url).toMatch(message);
     }
+    // The page's server failing is upstream, as in every action that reads a page: 502, retryable.
+    const broken = await post(client, "add_source", { script_id: scriptId, url: `${base}/broken` });
+    expect(broken.body.error, broken.text).toMatchObject({ code: "upstream_error", status: 502, param: "url", retryable: true });
+    expect(broken.body.error.message).toMatch(/HTTP 500/);
     expect(await prisma().scriptSource.count({ where: { script_id: scriptId } })).toBe(0);
     expect(await prisma().scriptSnapshot.count({ where: { script_id: scriptId } })).toBe(0);
     const invalid = await post(client, "add_source", { script_id: scriptId, url: "ftp://example.com/file" });

@@ -2,10 +2,12 @@
 // The page is read by the `page` capability (local/readability: fetched only through the URL
 // guard, main text extracted), then the text model (structured output) writes the brief: summary,
 // key points, and a prompt faceless.generate_story takes as it is. Writes nothing. A refused or
-// unreadable URL is 400 invalid_request at `url`; a test key gets a quote (nothing fetched).
+// unreadable URL is 400 invalid_request at `url`, a page whose server fails or stalls 502
+// upstream_error; a test key gets a quote (nothing fetched).
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { url } from "../../actions/catalog/define.js";
+import { pageReadFailure } from "../../providers/errors.js";
 
 /** Characters of the page handed to the model. */
 const PAGE_CHARACTERS = 24_000;
@@ -39,7 +41,11 @@ export default defineAction({
     return { url: (await setup.page()).url };
   },
   async run({ providers }, input) {
-    const page = await providers.get("page").read(input.url);
+    // The same page failure is the same code as in every action that reads a page (src/providers/errors.ts).
+    const page = await providers
+      .get("page")
+      .read(input.url)
+      .catch((error: unknown) => Promise.reject(pageReadFailure(error, "url")));
     const answer = await providers.get("text").generateObject({
       system: "You turn a web page into the brief of a short faceless video (a narrator over visuals): what it is about, the points worth keeping, and one prompt a story writer can work from. Use only what the page says.",
       prompt: [`Page title: ${page.title}`, `Page text:\n${page.text.slice(0, PAGE_CHARACTERS)}`].join("\n"),

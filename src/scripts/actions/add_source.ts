@@ -12,6 +12,7 @@ import { ApiError } from "../../errors/api-error.js";
 import { toApiError } from "../../errors/envelope.js";
 import { newId } from "../../ids.js";
 import type { PageResult } from "../../providers/types.js";
+import { pageReadFailure } from "../../providers/errors.js";
 import { openForWrite, readScript } from "../document.js";
 import { presentSource, sourceShape } from "../present.js";
 import { echoedRequest } from "../summary.js";
@@ -28,23 +29,12 @@ function clip(value: string, max: number): string {
 }
 
 /**
- * A page that cannot be read is the caller's to fix (or retry): 400 at `param` (`url` here; the
- * writing passes that read pages name their own field), with the reason.
+ * A page that cannot be read, at `param` (`url` here; the writing passes that read pages name
+ * their own field): 502 upstream_error when its server failed or stalled, else 400.
  */
 export function unreadable(error: unknown, param = "url"): ApiError {
-  const apiError = toApiError(error);
-  if (apiError.status < 500) return apiError.param ? apiError : new ApiError(apiError.code, apiError.message, { param, details: apiError.details, hint: apiError.hint });
-  const details = (apiError.details ?? {}) as { reason?: string; provider_status?: number };
-  const why =
-    details.reason === "timeout" ? "it did not answer in time"
-    : details.provider_status !== undefined ? `it answered HTTP ${details.provider_status}`
-    : details.reason === "invalid_answer" ? "it has no readable text"
-    : "it could not be reached";
-  return new ApiError("invalid_request", `The page cannot be read: ${why}.`, {
-    param,
-    details: { reason: details.reason ?? "unreachable", ...(details.provider_status !== undefined && { status: details.provider_status }) },
-    hint: "Check that the address opens in a browser; a site that was down may answer later.",
-  });
+  // The same page failure is the same code everywhere a page is read (src/providers/errors.ts).
+  return toApiError(pageReadFailure(toApiError(error), param));
 }
 
 export default defineAction({
