@@ -66,8 +66,9 @@ export default defineConfig(
   {
     // The generic layers that drive the Pothos builder through `any` on purpose: they build
     // object, input and filter types for every resource and action from data (the registry, zod
-    // schemas), which Pothos's per-type generics cannot express. rest/openapi.ts edits Sofa's
-    // OpenAPI document, untyped JSON. The `any` stays inside these files.
+    // schemas), which Pothos's per-type generics cannot express. rest/openapi.ts and
+    // rest/openapi-strict.ts edit Sofa's OpenAPI document, untyped JSON. The `any` stays inside
+    // these files.
     files: [
       "src/actions/framework/graphql.ts",
       "src/api-keys/graphql.ts",
@@ -77,6 +78,7 @@ export default defineConfig(
       "src/resources/relations.ts",
       "src/webhooks/graphql.ts",
       "rest/openapi.ts",
+      "rest/openapi-strict.ts",
     ],
     rules: unsafeAnyRules,
   },

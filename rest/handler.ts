@@ -10,7 +10,7 @@ import { API_BASE_PATH, createOperationRunner, createSofaHandler } from "./sofa.
 import { assertOnlyParams } from "./list-query.js";
 import { jsonResponse, methodNotAllowed, withEnvelope } from "../src/web/responses.js";
 import { describeKeyAccess } from "./discovery.js";
-import { buildOpenApiDocument } from "./openapi.js";
+import { buildOpenApiDocument, servedOpenApiDocument } from "./openapi.js";
 import { runBatch, type Dispatch } from "./batch.js";
 import { resourceByName } from "../src/registry/resources.js";
 import type { Response } from "../src/response.js";
@@ -59,7 +59,7 @@ export function createRestHandler(schema: GraphQLSchema) {
     if (path === "/openapi.json") {
       logRoute(path);
       if (!isRead) throw methodNotAllowed(request.method, `${API_BASE_PATH}${path}`, "GET, HEAD");
-      return jsonResponse(openApiDocument());
+      return jsonResponse(servedOpenApiDocument(openApiDocument()));
     }
     const route = matchRoute(path);
     if (!route) throw routeNotFound(request.method, path);
@@ -68,5 +68,5 @@ export function createRestHandler(schema: GraphQLSchema) {
   }
 
   // The reference at /docs renders the same document without a key (src/reference/).
-  return Object.assign(handleRest, { openApiDocument });
+  return Object.assign(handleRest, { openApiDocument: () => servedOpenApiDocument(openApiDocument()) });
 }

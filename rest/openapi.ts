@@ -10,6 +10,8 @@ import { servedOperations } from "../src/resources/served.js";
 import type { ResourceDefinition } from "../src/registry/resource.js";
 import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/resources/filters.js";
 import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
+import { serversOf, strictOpenApi } from "./openapi-strict.js";
+import { currentRequestContext } from "../src/context/request-context.js";
 
 type Json = Record<string, any>;
 
@@ -184,9 +186,9 @@ function bulkOperation(resource: ResourceDefinition): Json {
       ...json({
         type: "object",
         properties: {
-          create: { type: "array", items: { type: "object", additionalProperties: true } },
-          update: { type: "array", items: { type: "object", required: ["id", "data"], properties: { id: { type: "string" }, data: { type: "object", additionalProperties: true } } } },
-          delete: { type: "array", items: { type: "string" } },
+          create: { type: "array", maxItems: MAX_BULK_ITEMS, items: { type: "object", additionalProperties: true } },
+          update: { type: "array", maxItems: MAX_BULK_ITEMS, items: { type: "object", required: ["id", "data"], properties: { id: { type: "string" }, data: { type: "object", additionalProperties: true } } } },
+          delete: { type: "array", maxItems: MAX_BULK_ITEMS, items: { type: "string" } },
         },
       }),
     },
@@ -349,14 +351,18 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
   for (const resource of servedResources().filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
-  return {
+  const lists = new Map<string, { sortable: readonly string[] }>();
+  for (const served of servedOperations()) {
+    if (served.kind === "resource" && served.operation.route === "list") lists.set(openApiPath(served.operation.path), { sortable: served.resource.sortable });
+  }
+  return strictOpenApi({
     openapi: source.openapi,
     info: {
       title: "Cutroom API",
       version: API_VERSION,
       description: "The API of the Cutroom video and media production workspace. Every route needs a key except /health.",
     },
-    servers: [{ url: "/api/v1" }],
+    servers: serversOf(undefined),
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     paths: { ...platformPaths(), ...paths },
     components: {
@@ -367,5 +373,14 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },
       },
     },
-  };
+  }, lists);
+}
+
+/**
+ * The document as served: its server is the address the request reached (or
+ * CUTROOM_PUBLIC_BASE_URL), absolute, so a tool routes to it; the checked-in copy keeps the
+ * `{base_url}` variable.
+ */
+export function servedOpenApiDocument(document: Json): Json {
+  return { ...document, servers: serversOf(currentRequestContext()?.baseUrl || undefined) };
 }

@@ -72,7 +72,7 @@ describe("the API reference at /docs", () => {
       await page.goto(`${service.url}/docs`);
       // Redoc has read the document: its title, a tag and an operation of it are on the page.
       await page.getByRole("heading", { name: /Cutroom API/ }).first().waitFor({ timeout: 60_000 });
-      await page.getByText("/videos/{video_id}").first().waitFor({ timeout: 30_000 });
+      await page.getByText("/videos/{video_id}").filter({ visible: true }).first().waitFor({ timeout: 30_000 });
       expect(await page.locator("[role=menuitem]").count()).toBeGreaterThan(20);
       expect(requests).toContain(`${service.url}/docs/openapi.json`);
       expect(offMachine(requests)).toEqual([]);

@@ -3,7 +3,9 @@
 //
 // Mapping: string → String (an ISO datetime → DateTime), integer → Int, number → Float,
 // boolean → Boolean, enum and literal → String, array → list, object → an object type, record and
-// JSON → JSON. Optional, nullable and defaulted values are nullable fields. An object type is named
+// JSON → JSON. An `object` field holding string literals (the kind of the answer: `list`,
+// `render`, `action_quote`) is an enum of its own type (`ActionQuoteObject`), so a client tells a
+// quote from a result by the field's type as well as its value. Optional, nullable and defaulted values are nullable fields. An object type is named
 // by its `.meta({ id })` when it has one (shared by every output using it), otherwise after the
 // field that holds it (`RendersListResult` → `RendersListResultData`).
 import { z } from "zod";
@@ -21,6 +23,24 @@ interface FieldShape {
 }
 
 const byName = new Map<string, { schema: z.ZodType; ref: TypeRef }>();
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+/** The enum of an `object` field's literal values, or undefined when they are not all GraphQL names. */
+function objectKindEnum(schema: z.ZodType, typeName: string): TypeRef {
+  const { inner, nullable } = unwrapNullable(schema);
+  if (nullable || !(inner instanceof z.ZodLiteral)) return undefined;
+  const values = [...inner.values];
+  if (!values.every((value): value is string => typeof value === "string" && GRAPHQL_NAME.test(value))) return undefined;
+  const name = `${typeName}Object`;
+  const existing = byName.get(name);
+  if (existing) return existing.ref;
+  const ref = loose.enumType(name, {
+    description: `The kind of a ${typeName}: ${values.join(", ")}.`,
+    values: Object.fromEntries(values.map((value) => [value, { value }])),
+  });
+  byName.set(name, { schema: inner, ref });
+  return ref;
+}
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
 function pascal(text: string): string {
@@ -108,6 +128,8 @@ export function objectTypeOf(schema: z.ZodObject, nameHint: string, description?
     fields: (t: any) =>
       Object.fromEntries(
         Object.entries(shape).map(([key, field]) => {
+          const kind = key === "object" ? objectKindEnum(field, name) : undefined;
+          if (kind) return [key, t.field({ type: kind, nullable: false, description: descriptionOf(field), resolve: (parent: Record<string, unknown>) => parent[key] })];
           const { type, nullable, description: fieldDescription } = fieldShape(field, `${name}${pascal(key)}`);
           return [key, t.field({ type, nullable, description: fieldDescription, resolve: (parent: Record<string, unknown>) => parent[key] ?? null })];
         }),

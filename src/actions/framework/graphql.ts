@@ -44,12 +44,24 @@ function actionDescription(action: LiveAction): string {
   return `${purpose.charAt(0).toUpperCase()}${purpose.slice(1)} Scopes: ${action.scopes.join(" and ")}. ${describeCost(action)}${quote}`;
 }
 
+const withLivemode = new Set<unknown>();
+
+/** Every answer says whether a live key produced it, as REST's envelope does (contract 2.1.3). */
+function addLivemode(ref: unknown): unknown {
+  if (withLivemode.has(ref)) return ref;
+  withLivemode.add(ref);
+  loose.objectField(ref, "livemode", (t: any) =>
+    t.boolean({ description: "false when an sk_test_ key produced the answer.", resolve: (_parent: unknown, _args: unknown, context: GraphQLContext) => context.auth.livemode }),
+  );
+  return ref;
+}
+
 /** The field's type: the result object, or the union of it and the quote. */
 function resultType(action: LiveAction): unknown {
   const stem = actionTypeStem(action);
-  const result = objectTypeOf(resultSchema(action), `${stem}Result`, `What ${action.name} answers.`);
+  const result = addLivemode(objectTypeOf(resultSchema(action), `${stem}Result`, `What ${action.name} answers.`));
   if (!answersWithQuote(action)) return result;
-  const quote = objectTypeOf(actionQuote, "ActionQuote");
+  const quote = addLivemode(objectTypeOf(actionQuote, "ActionQuote"));
   return unionTypeOf(
     `${stem}Answer`,
     [
