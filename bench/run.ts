@@ -4,6 +4,7 @@
 //
 // Sections: the four serving scenarios beside their baseline; pagination cost with 2,000 and
 // 200,000 videos (first page, deep cursor, include_total); SQL statements per nested GraphQL list.
+// `npm run bench -- --render` instead runs the showcase render benchmark (bench/showcase.ts).
 // `npm run bench -- --scale` instead runs 1 API + 1 worker, then 2 API + 2 workers as separate
 // processes on the same PostgreSQL and Redis (bench/scale.ts).
 //
@@ -321,7 +322,14 @@ async function queryCountSection(databaseUrl: string, pool: pg.Pool): Promise<st
   }
 }
 
-if (argv.includes("--scale")) {
+if (argv.includes("--render")) {
+  import("./showcase.js")
+    .then(({ runShowcase }) => runShowcase())
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else if (argv.includes("--scale")) {
   import("./scale.js")
     .then(({ runScale }) => runScale(SECONDS))
     .catch((error: unknown) => {

@@ -26,7 +26,7 @@ import { isolatedEnvironment, useService, type Client } from "./support/service.
 import { spawnWorker, type ServiceProcess } from "./support/service-process.js";
 import { waitFor } from "./support/wait.js";
 
-vi.setConfig({ testTimeout: 180_000 });
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 const run = promisify(execFile);
 
 const LEASE_MS = 1500;

@@ -93,6 +93,8 @@ export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderG
     for (const [index, item] of composition.layers.entries()) {
       if (!isVisualLayer(item) || item.end < range.start || item.start >= range.end) continue;
       const layer = (holds.has(index) ? { ...item, transition_out: undefined } : item) as VisualLayer;
+      const inDuration = (layer as { transition_in?: { duration: number } }).transition_in?.duration ?? 0;
+      const from = range.start > layer.start + inDuration ? layer.start + Math.floor((range.start - layer.start) * fps + 1e-6) / fps : layer.start;
       const context: LayerContext = {
         index,
         size: { width: frame.contentWidth, height: frame.contentHeight },
@@ -101,14 +103,19 @@ export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderG
         fps,
         version: composition.version ?? 1,
         range,
+        from,
         input: (file, options) => state.input(file, options),
         media,
         file: (name, content) => state.file(name, content),
         label: (name) => state.label(name),
         workDir: input.workDir,
       };
-      const transitions = { in: (layer as { transition_in?: never }).transition_in, out: (layer as { transition_out?: never }).transition_out };
       const drawing = await drawVisualLayer(layer, context);
+      // A drawing that starts after the layer (inside the range) is past its in-transition.
+      const transitions = {
+        in: drawing.window.start > layer.start + 1e-9 ? undefined : (layer as { transition_in?: never }).transition_in,
+        out: (layer as { transition_out?: never }).transition_out,
+      };
       if (drawing.kind === "overlay") {
         state.push(...drawing.chains);
         const stream = transitionOverlay(state, drawing.label, drawing.box, drawing.window, transitions, fps);

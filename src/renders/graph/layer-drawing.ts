@@ -77,6 +77,14 @@ export interface LayerContext {
   version: 1 | 2;
   /** The part of the composition this run renders (split rendering draws a range). */
   range: TimeWindow;
+  /**
+   * When the layer's stream may start: the layer's start, or, when the range starts later and the
+   * layer's in-transition is over by then, the last frame of the layer's own at or before the
+   * range's start. A drawer that starts its stream there (drawing only what the range shows)
+   * returns a window starting there; the builder then applies no in-transition. Absent: the
+   * layer's start.
+   */
+  from?: number;
   /** Declares a file ffmpeg reads as an input; returns its index (use `[${n}:v]` or `[${n}:a]`). */
   input(file: string, options?: InputOptions): number;
   /** The local file of a media `src` (downloaded or read from storage before the build). */

@@ -29,17 +29,20 @@ function alphaFades(layer: { start: number; end: number; fade_in: number; fade_o
 
 const opacityFilter = (opacity: number) => (opacity < 1 ? `,colorchannelmixer=aa=${num(opacity)}` : "");
 const toStart = (start: number) => `setpts=PTS-STARTPTS+${num(start)}/TB`;
+/** Where the layer's stream starts (LayerContext.from): never before the layer. */
+const streamStart = (layer: { start: number }, context: LayerContext) => Math.max(layer.start, context.from ?? layer.start);
 const hasTransitions = (layer: { transition_in?: unknown; transition_out?: unknown }) => Boolean(layer.transition_in || layer.transition_out);
 
 function drawColor(layer: LayerOf<"color">, context: LayerContext): VisualLayerDrawing {
   const label = context.label(`color${context.index}`);
   const { width, height } = context.size;
+  const from = streamStart(layer, context);
   return {
     kind: "overlay",
-    chains: [`color=c=${ffmpegColor(layer.color)}:s=${width}x${height}:r=${context.fps}:d=${num(layer.end - layer.start)},format=rgba,${toStart(layer.start)}[${label}]`],
+    chains: [`color=c=${ffmpegColor(layer.color)}:s=${width}x${height}:r=${context.fps}:d=${num(layer.end - from)},format=rgba,${toStart(from)}[${label}]`],
     label,
     box: { x: 0, y: 0, width, height },
-    window: layer,
+    window: { start: from, end: layer.end },
   };
 }
 
@@ -56,8 +59,11 @@ function drawImage(layer: LayerOf<"image">, context: LayerContext): VisualLayerD
     const fit = layer.fit ?? (context.version === 2 ? "cover" : "fill");
     // Fades need frames to fade; without them the one frame is held by the overlay.
     const looped = layer.fade_in > 0 || layer.fade_out > 0 || hasTransitions(layer);
-    const stream = context.input(context.media(layer.src), looped ? { loopStillFor: layer.end - layer.start } : {});
-    chain = `[${stream}:v]${fitFilters(fit, box.width, box.height, context.scale)}${looped ? `,${toStart(layer.start)}` : ""}${finish}`;
+    // Looped, it has frames from where the range needs them only.
+    const from = looped ? streamStart(layer, context) : layer.start;
+    const stream = context.input(context.media(layer.src), looped ? { loopStillFor: layer.end - from } : {});
+    chain = `[${stream}:v]${fitFilters(fit, box.width, box.height, context.scale)}${looped ? `,${toStart(from)}` : ""}${finish}`;
+    return { kind: "overlay", chains: [chain], label, box, window: { start: from, end: layer.end } };
   }
   return { kind: "overlay", chains: [chain], label, box, window: layer };
 }
@@ -71,7 +77,7 @@ function drawVideo(layer: LayerOf<"video">, context: LayerContext): VisualLayerD
   // input to a second before it rather than decoding the clip from its start. Seeking is exact
   // (the frames before the point are decoded and dropped) and shifts the input's timestamps, so
   // `skipped` puts them back: every frame lands where a whole render puts it.
-  const skipped = layer.loop ? 0 : Math.max(0, Math.floor((context.range.start - layer.start) * layer.speed - 1));
+  const skipped = layer.loop || streamStart(layer, context) <= layer.start ? 0 : Math.max(0, Math.floor((streamStart(layer, context) - layer.start) * layer.speed - 1));
   const stream = context.input(context.media(layer.src), layer.loop ? { loop: true } : skipped > 0 ? { seek: layer.offset + skipped } : {});
   const chain = skipped > 0
     ? [
@@ -83,7 +89,8 @@ function drawVideo(layer: LayerOf<"video">, context: LayerContext): VisualLayerD
         `setpts=(PTS-STARTPTS)/${num(layer.speed)}+${num(layer.start)}/TB`,
       ];
   chain.push(`fps=${context.fps}`, fitFilters(fit, box.width, box.height, context.scale));
-  return { kind: "overlay", chains: [`${chain.join(",")}${alphaFades(layer)}[${label}]`], label, box, window: layer };
+  // Seeked, the stream starts `skipped` seconds of source into the layer.
+  return { kind: "overlay", chains: [`${chain.join(",")}${alphaFades(layer)}[${label}]`], label, box, window: { start: layer.start + skipped / layer.speed, end: layer.end } };
 }
 
 /** The SVG of a shape of `width` × `height` (a progress bar's full bar). */
@@ -108,7 +115,9 @@ async function rasterise(svg: string): Promise<Buffer> {
 async function drawShape(layer: LayerOf<"shape">, context: LayerContext): Promise<VisualLayerDrawing> {
   const box = boxOf(layer, context);
   const label = context.label(`shape${context.index}`);
-  const length = layer.end - layer.start;
+  // A progress bar's frames run from where the range needs them (its fill is a function of t).
+  const from = streamStart(layer, context);
+  const length = layer.end - from;
   if (layer.shape !== "progress_bar") {
     const file = context.file(`shape-${context.index}.png`, await rasterise(shapeSvg(layer, box.width, box.height, layer.color, context)));
     return { kind: "overlay", chains: [`[${context.input(file)}:v]format=rgba[${label}]`], label, box, window: layer };
@@ -119,17 +128,17 @@ async function drawShape(layer: LayerOf<"shape">, context: LayerContext): Promis
   const doubled = await sharp({ create: { width: box.width * 2, height: box.height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).composite([{ input: bar, left: 0, top: 0 }]).png().toBuffer();
   const fillInput = context.input(context.file(`shape-${context.index}-fill.png`, doubled), { loopStillFor: length });
   const fill = context.label(`shape${context.index}_fill`);
-  const progress = `clip((t-${num(layer.start)})/${num(length)}\\,0\\,1)`;
-  const chains = [`[${fillInput}:v]format=rgba,${toStart(layer.start)},crop=w=${box.width}:h=${box.height}:x='${box.width}*(1-${progress})':y=0[${fill}]`];
+  const progress = `clip((t-${num(layer.start)})/${num(layer.end - layer.start)}\\,0\\,1)`;
+  const chains = [`[${fillInput}:v]format=rgba,${toStart(from)},crop=w=${box.width}:h=${box.height}:x='${box.width}*(1-${progress})':y=0[${fill}]`];
   if (layer.track_color) {
     const trackSvg = shapeSvg({ ...layer, stroke_width: 0 }, box.width, box.height, layer.track_color, context);
     const track = context.label(`shape${context.index}_track`);
     const trackInput = context.input(context.file(`shape-${context.index}-track.png`, await rasterise(trackSvg)), { loopStillFor: length });
-    chains.push(`[${trackInput}:v]format=rgba,${toStart(layer.start)}[${track}]`, `[${track}][${fill}]overlay=0:0:format=auto,format=rgba[${label}]`);
+    chains.push(`[${trackInput}:v]format=rgba,${toStart(from)}[${track}]`, `[${track}][${fill}]overlay=0:0:format=auto,format=rgba[${label}]`);
   } else {
     chains.push(`[${fill}]null[${label}]`);
   }
-  return { kind: "overlay", chains, label, box, window: layer };
+  return { kind: "overlay", chains, label, box, window: { start: from, end: layer.end } };
 }
 
 /**

@@ -38,11 +38,13 @@ export function planSegments(composition: Composition, output: RenderOutput, spl
 }
 
 /**
- * The content hash of a segment's command: its arguments with the work directory taken out, and
- * the bytes of every file of the work directory they name (downloaded media, rasterised text,
- * subtitle files). Two segments with one hash draw the same frames.
+ * The content hash of a segment's command: its arguments with the work directory taken out, the
+ * bytes of every file of the work directory they name (downloaded media, fonts), and of every file
+ * the graph writes (rasterised text and its picture lists, subtitle files, shapes). Two segments
+ * with one hash draw the same frames.
  */
-export async function segmentHash(args: readonly string[], workDir: string, outputPath: string): Promise<string> {
+export async function segmentHash(command: { args: readonly string[]; files: readonly { path: string; content: string | Uint8Array }[] }, workDir: string, outputPath: string): Promise<string> {
+  const args = command.args;
   const hash = createHash("sha256");
   const prefix = `${workDir}${path.sep}`;
   const named = new Set<string>();
@@ -51,7 +53,9 @@ export async function segmentHash(args: readonly string[], workDir: string, outp
     for (const match of arg.matchAll(new RegExp(`${escapeRegExp(prefix)}([\\w.-]+)`, "g"))) named.add(match[1]!);
     hash.update(arg.split(prefix).join("<work>/")).update("\0");
   }
-  for (const name of [...named].sort()) {
+  const written = new Map(command.files.map((file) => [path.basename(file.path), file.content]));
+  for (const name of [...written.keys()].sort()) hash.update(`\0wrote ${name}\0`).update(written.get(name)!);
+  for (const name of [...named].filter((entry) => !written.has(entry)).sort()) {
     hash.update(`\0file ${name}\0`);
     hash.update(await readFile(path.join(workDir, name)).catch(() => Buffer.from("missing")));
   }

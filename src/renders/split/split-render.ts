@@ -87,7 +87,7 @@ export async function renderSplit(input: SplitRenderInput): Promise<SplitRendere
       outputPath: path.join(workDir, `segment-${segment.index}.mp4`), segment: { first: segment.first, last: segment.last },
     });
     await writeFiles(command.files);
-    const hash = await segmentHash(command.args, workDir, path.join(workDir, `segment-${segment.index}.mp4`));
+    const hash = await segmentHash(command, workDir, path.join(workDir, `segment-${segment.index}.mp4`));
     const key = segmentKey(render.workspace_id, cacheOwner, hash);
     const reused = previous.has(hash) && (await files.storage.stat(key)) !== null;
     planned.push({ ...segment, hash, key, reused });

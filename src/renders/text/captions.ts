@@ -121,13 +121,20 @@ export async function drawSubtitlesLayer(layer: SubtitlesLayer, context: LayerCo
   const blank = await blankPng(box.width, box.height);
   const states: PictureState[] = [];
   let at = window.start;
+  // Only the pictures the range shows are drawn: those before it are skipped (statesDrawing starts
+  // at context.from), and the list ends with the one shown at the range's end.
+  let cut = false;
   for (const item of timeline(groups, preset, window)) {
     const from = Math.max(item.from, at);
     if (item.to <= from) continue;
+    if (from >= context.range.end) {
+      cut = true;
+      break;
+    }
     if (from > at) states.push({ png: blank, seconds: from - at });
-    states.push({ png: await rasterise(picture(item.group, item.word)), seconds: item.to - from });
+    states.push({ png: item.to <= (context.from ?? window.start) ? blank : await rasterise(picture(item.group, item.word)), seconds: item.to - from });
     at = item.to;
   }
-  if (window.end > at || states.length === 0) states.push({ png: blank, seconds: Math.max(0.001, window.end - at) });
+  if (!cut && (window.end > at || states.length === 0)) states.push({ png: blank, seconds: Math.max(0.001, window.end - at) });
   return statesDrawing(context, `subtitles-${context.index}`, states, box, window);
 }

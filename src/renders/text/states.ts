@@ -13,8 +13,11 @@ export interface PictureState {
   seconds: number;
 }
 
-export function statesDrawing(context: LayerContext, name: string, states: PictureState[], box: { x: number; y: number; width: number; height: number }, window: { start: number; end: number }): VisualLayerDrawing {
+export function statesDrawing(context: LayerContext, name: string, allStates: PictureState[], box: { x: number; y: number; width: number; height: number }, layerWindow: { start: number; end: number }): VisualLayerDrawing {
   const label = context.label(name);
+  // A range starting inside the layer needs its pictures from there only (context.from).
+  const window = { start: Math.max(layerWindow.start, Math.min(context.from ?? layerWindow.start, layerWindow.end)), end: layerWindow.end };
+  const states = statesFrom(allStates, window.start - layerWindow.start);
   const length = window.end - window.start;
   const chain = [`setpts=PTS-STARTPTS+${num(window.start)}/TB[${label}]`];
   if (states.length === 1) {
@@ -36,6 +39,19 @@ export function statesDrawing(context: LayerContext, name: string, states: Pictu
     box,
     window,
   };
+}
+
+/** The states shown from `skip` seconds into the layer on, the first one shortened to what is left of it. */
+function statesFrom(states: PictureState[], skip: number): PictureState[] {
+  if (skip <= 0) return states;
+  let elapsed = 0;
+  for (const [index, state] of states.entries()) {
+    if (elapsed + state.seconds > skip + 1e-9 || index === states.length - 1) {
+      return [{ ...state, seconds: Math.max(0, elapsed + state.seconds - skip) }, ...states.slice(index + 1)];
+    }
+    elapsed += state.seconds;
+  }
+  return states;
 }
 
 /** Times at which an animation of `seconds` changes picture, one per frame (at least one). */
