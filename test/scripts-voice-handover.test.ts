@@ -71,5 +71,5 @@ describe("an offline voice-over", () => {
     // The narration is in it: the voice is heard, not a silent track.
     const { stderr } = await run(FFMPEG_PATH, ["-hide_banner", "-i", file, "-af", "volumedetect", "-vn", "-f", "null", "-"]);
     expect(Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)![1])).toBeGreaterThan(-40);
-  });
+  }, 300_000);
 });

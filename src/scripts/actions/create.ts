@@ -34,7 +34,7 @@ export default defineAction({
   }),
   weight: 1,
   purpose:
-    "creates an empty script and returns its id; a script always has one speaker (`speaker` names the narrator); without `voice_ref` its default voice is the deployment's default for its language",
+    "creates an empty script and returns its id; a script always has one speaker (`speaker` names the narrator)",
   output: scriptSummaryShape.extend({ speakers: z.array(speakerShape).describe("The cast: the base speaker alone.") }),
   async example() {
     return { title: "Why cats purr", language: "en", speaker: "Ada" };
