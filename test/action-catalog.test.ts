@@ -194,7 +194,7 @@ function answersList(action: ActionDefinition): boolean {
 }
 
 /** Inputs beyond the catalog's, each a documented extension (docs/renders.md, "Outputs" and "Merge fields"). */
-const INPUT_EXTENSIONS: Readonly<Record<string, readonly string[]>> = { "renders.create": ["merge", "output"] };
+const INPUT_EXTENSIONS: Readonly<Record<string, readonly string[]>> = { "renders.create": ["merge", "output"], "scripts.set_paragraph_visual": ["src"] };
 
 describe("allActions() matches the contract", () => {
   it("declares the same 151 names, no more and no fewer: families in the catalog's order, names alphabetical within one", () => {

@@ -61,7 +61,7 @@ describe("an offline voice-over", () => {
     expect(ok(await client.get(`/api/v1/scripts/${scriptId}`)).video_id).toBe(handed.video_id);
 
     const render = ok(await call(client, "renders.create", { video_id: handed.video_id }));
-    const finished = await renderEnded(client, handed.video_id, render.render_id);
+    const finished = await renderEnded(client, handed.video_id, render.render_id, 240_000);
     expect(finished.render_status, JSON.stringify(finished)).toBe("completed");
     const file = path.join(os.tmpdir(), `voice-handover-${render.render_id}.mp4`);
     await writeFile(file, new Uint8Array(await (await fetch(finished.output_url)).arrayBuffer()));
@@ -71,5 +71,5 @@ describe("an offline voice-over", () => {
     // The narration is in it: the voice is heard, not a silent track.
     const { stderr } = await run(FFMPEG_PATH, ["-hide_banner", "-i", file, "-af", "volumedetect", "-vn", "-f", "null", "-"]);
     expect(Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)![1])).toBeGreaterThan(-40);
-  });
+  }, 300_000);
 });

@@ -9,6 +9,7 @@ export const visualShape = z
     kind: z.string().nullable(),
     broll_keywords: z.array(z.string()),
     image_prompt: z.string().nullable(),
+    src: z.string().nullable().describe("The picture shown while it is spoken (asset:<id>, generation:<id>, background:<ref> or an http(s) URL): the hand-over draws it first."),
   })
   .meta({ id: "ScriptVisual", description: "What is on screen while the paragraph is spoken." });
 
@@ -92,6 +93,7 @@ export function presentVisual(value: unknown): z.output<typeof visualShape> | nu
     kind: (visual.kind as string | null) ?? null,
     broll_keywords: Array.isArray(visual.broll_keywords) ? (visual.broll_keywords as string[]) : [],
     image_prompt: (visual.image_prompt as string | null) ?? null,
+    src: (visual.src as string | null) ?? null,
   };
 }
 

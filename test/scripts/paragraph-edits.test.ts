@@ -154,13 +154,13 @@ describe("role, lock, note and visual", () => {
     const { client } = await createFixture(service);
     const { scriptId, ids } = await scriptWith(client, ["The market opens.", "It closes."]);
     const first = ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[0], direction: "Wide shot of the floor", kind: "broll", broll_keywords: ["stock exchange", " trading floor "] }));
-    expect(first.paragraph.visual).toEqual({ direction: "Wide shot of the floor", kind: "broll", broll_keywords: ["stock exchange", "trading floor"], image_prompt: null });
+    expect(first.paragraph.visual).toEqual({ direction: "Wide shot of the floor", kind: "broll", broll_keywords: ["stock exchange", "trading floor"], image_prompt: null, src: null });
     const second = ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[0], image_prompt: "A bell ringing", direction: "" }));
-    expect(second.paragraph.visual).toEqual({ direction: null, kind: "broll", broll_keywords: ["stock exchange", "trading floor"], image_prompt: "A bell ringing" });
+    expect(second.paragraph.visual).toEqual({ direction: null, kind: "broll", broll_keywords: ["stock exchange", "trading floor"], image_prompt: "A bell ringing", src: null });
     expect((await open(client, scriptId)).paragraphs[0]).toMatchObject({ text: "The market opens.", visual: second.paragraph.visual });
     expect(ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[0], kind: "broll" })).edit_id).toBeNull();
     const none = ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[0], image_prompt: "", broll_keywords: [] }));
-    expect(none.paragraph.visual).toEqual({ direction: null, kind: "broll", broll_keywords: [], image_prompt: null });
+    expect(none.paragraph.visual).toEqual({ direction: null, kind: "broll", broll_keywords: [], image_prompt: null, src: null });
     ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[1], direction: "Shutters down" }));
     expect(ok(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[1], direction: "" })).paragraph.visual).toBeNull();
     expect(refused(await call(client, "set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[0], broll_keywords: Array.from({ length: 21 }, (_, index) => `k${index}`) }), 422, "validation_failed").param).toBe("broll_keywords");

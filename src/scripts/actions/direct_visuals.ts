@@ -4,6 +4,7 @@
 // writes, replaced whole. Locked paragraphs are skipped and counted. One `paragraph.visual` entry
 // of the edit log per paragraph changed.
 import { z } from "zod";
+import { presentVisual } from "../present.js";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, prompt, request } from "../../actions/catalog/define.js";
 import { readScript } from "../document.js";
@@ -81,7 +82,8 @@ export default defineAction({
       const writer = new PassWriter(tx, await openIfUnchanged(tx, graphql, document, "scripts.direct_visuals"), input.script_id);
       for (const paragraph of open) {
         const visual = visuals.get(paragraph.paragraph_id);
-        if (visual) await writer.setVisual(paragraph, visual);
+        // A picture the caller set stays: the model directs, it does not pick media.
+        if (visual) await writer.setVisual(paragraph, { ...visual, src: presentVisual(paragraph.visual)?.src ?? null });
       }
       const { common } = await writer.finish(document, model, input.request, locked);
       return { object: "script_visuals" as const, ...common };

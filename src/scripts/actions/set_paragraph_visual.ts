@@ -1,6 +1,8 @@
 // scripts.set_paragraph_visual (catalog 4.9): what is on screen while the paragraph is spoken —
 // `direction` (shot direction), `kind` (a label of the caller's: broll, talking_head, screen, …),
-// `broll_keywords` (search terms for footage), `image_prompt`. Send only what changes: the other
+// `broll_keywords` (search terms for footage), `image_prompt`, `src` (the picture itself: an
+// image or video of the workspace, or a URL, which scripts.to_video draws first; checked to name
+// something of the workspace). Send only what changes: the other
 // parts stay; an empty string (or an empty keyword list) clears a part, and a visual with no part
 // left is none. A direct edit by id: a locked paragraph too. Logged as `paragraph.visual`.
 import { z } from "zod";
@@ -9,6 +11,7 @@ import { id, label, prompt, request, text } from "../../actions/catalog/define.j
 import { Prisma } from "../../generated/prisma/client.js";
 import { paragraphAnswer, setParagraphField } from "../paragraph-fields.js";
 import { presentVisual } from "../present.js";
+import { mediaRef, requireMedia } from "../handover.js";
 
 export default defineAction({
   name: "scripts.set_paragraph_visual",
@@ -23,6 +26,8 @@ export default defineAction({
     broll_keywords: z.array(text(100)).max(20).optional(),
     image_prompt: prompt().optional(),
     request: request().optional(),
+    // Beyond the catalog's fields: the picture itself (docs/scripts.md, "Hand-over").
+    src: z.union([mediaRef, z.literal("")]).optional(),
   }),
   weight: 1,
   purpose: "what is on screen while the paragraph is spoken",
@@ -32,13 +37,16 @@ export default defineAction({
     const paragraph = await setup.action("scripts.insert_paragraph", { script_id: script.script_id, text: "The city wakes up." });
     return { script_id: script.script_id, paragraph_id: (paragraph.paragraph as { paragraph_id: string }).paragraph_id, direction: "Slow aerial over rooftops at dawn", kind: "broll", broll_keywords: ["city dawn", "rooftops"] };
   },
+  async check({ graphql }, input) {
+    if (input.src) await requireMedia(graphql.prisma, graphql.auth.workspaceId, input.src, ["image", "video"], "src");
+  },
   run: (call, input) =>
     setParagraphField(call, "scripts.set_paragraph_visual", input, {
       kind: "paragraph.visual",
       key: "visual",
       current: (row) => presentVisual(row.visual),
       next(before) {
-        const base = before ?? { direction: null, kind: null, broll_keywords: [], image_prompt: null };
+        const base = before ?? { direction: null, kind: null, broll_keywords: [], image_prompt: null, src: null };
         const cleared = (value: string | undefined, current: string | null) => (value === undefined ? current : value.trim() === "" ? null : value);
         const keywords = input.broll_keywords?.map((keyword) => keyword.trim()).filter((keyword) => keyword !== "");
         const merged = {
@@ -46,8 +54,9 @@ export default defineAction({
           kind: input.kind ?? base.kind,
           broll_keywords: keywords ?? base.broll_keywords,
           image_prompt: cleared(input.image_prompt, base.image_prompt),
+          src: cleared(input.src, base.src),
         };
-        const empty = merged.direction === null && merged.kind === null && merged.broll_keywords.length === 0 && merged.image_prompt === null;
+        const empty = merged.direction === null && merged.kind === null && merged.broll_keywords.length === 0 && merged.image_prompt === null && merged.src === null;
         return empty ? null : merged;
       },
       data: (visual) => ({ visual: visual ?? Prisma.DbNull }),
