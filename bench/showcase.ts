@@ -48,12 +48,12 @@ const seconds = (value: number) => Math.round(value * SCALE * 1000) / 1000;
 async function generateMedia(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const ffmpeg = (args: string[]) => run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-y", ...args], { maxBuffer: 16 << 20 });
-  const sources = ["testsrc2", "smptehdbars", "mandelbrot", "life=ratio=0.3:mold=10:r=25", "cellauto=rule=110", "rgbtestsrc", "yuvtestsrc", "allrgb"];
+  const sources = ["testsrc2", "smptehdbars", "mandelbrot", "life=ratio=0.3:mold=10", "cellauto=rule=110", "rgbtestsrc", "yuvtestsrc", "gradients"];
   for (let index = 0; index < 30; index++) {
     const file = path.join(dir, `still-${index}.jpg`);
     const source = sources[index % sources.length]!;
     const hue = (index * 37) % 360;
-    await ffmpeg(["-f", "lavfi", "-i", `${source}=s=1920x1080`.replace("allrgb=s=1920x1080", "allrgb"), "-frames:v", "1", "-vf", `scale=1920:1080,hue=h=${hue}`, "-q:v", "3", file]);
+    await ffmpeg(["-f", "lavfi", "-i", `${source}${source.includes("=") ? ":" : "="}s=1920x1080`, "-frames:v", "1", "-vf", `scale=1920:1080,hue=h=${hue}`, "-q:v", "3", file]);
     files.set(`still-${index}.jpg`, file);
   }
   const clip = path.join(dir, "clip.mp4");
