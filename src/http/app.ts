@@ -34,6 +34,7 @@ import { FILES_PATH_PREFIX } from "../storage/signed-urls.js";
 import { createReferenceHandler, docsRouteName, isDocsPath } from "../reference/handler.js";
 import { assertGraphQLHttpRequest } from "../graphql-endpoint/http-request.js";
 import { keylessIntrospection } from "../graphql-endpoint/introspection.js";
+import { answerMcp, MCP_PATH } from "../mcp/http.js";
 import { logger } from "../logger.js";
 import { createReviewHandler, isReviewPath, reviewRouteName } from "../scripts/review/handler.js";
 import { Response } from "../response.js";
@@ -182,6 +183,15 @@ export function createApp(dependencies: AppDependencies) {
       context.route = "/files/{key}";
       await chargeAnonymous(context, clientIp);
       return files(request);
+    }
+    if (path === MCP_PATH) {
+      // MCP over Streamable HTTP (src/mcp/): the key as bearer; each tool call is an API request
+      // of its own through this handler, with that key.
+      context.route = MCP_PATH;
+      await authenticateRequest(request, context, clientIp);
+      request = await withBufferedBody(request, MAX_BODY_BYTES);
+      context.bodyRead = true;
+      return answerMcp(request, (inner) => handle(inner, serverContext));
     }
     const isGraphQL = path === "/graphql";
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
