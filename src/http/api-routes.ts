@@ -12,6 +12,7 @@ import type { GraphQLContext, ServiceHandles } from "../graphql/context.js";
 import { createGraphQLHandler } from "../graphql-endpoint/yoga.js";
 import { assertGraphQLHttpRequest } from "../graphql-endpoint/http-request.js";
 import { keylessIntrospection } from "../graphql-endpoint/introspection.js";
+import { answerMcp, MCP_PATH } from "../mcp/http.js";
 import { keyLimits, type Guards } from "../guards/guards.js";
 import { RequestMeter } from "../guards/meter.js";
 import { fingerprintOf } from "../guards/idempotency.js";
@@ -84,6 +85,15 @@ export function createApiRoutes(dependencies: ApiDependencies): ApiRoutes {
 
   async function route(request: Request, url: URL, context: RequestContext, serverContext: NodeServerContext, clientIp: string | undefined): Promise<Response> {
     const path = url.pathname;
+    if (path === MCP_PATH) {
+      // MCP over Streamable HTTP (src/mcp/): the key as bearer; each tool call is an API request
+      // of its own through the whole service, with that key.
+      context.route = MCP_PATH;
+      await authenticateRequest(request, context, clientIp);
+      request = await withBufferedBody(request, MAX_BODY_BYTES);
+      context.bodyRead = true;
+      return answerMcp(request, (inner) => dependencies.handle(inner, serverContext));
+    }
     const isGraphQL = path === "/graphql";
     const isRest = path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
     if (!isGraphQL && !isRest) throw new ApiError("not_found", `No route ${request.method} ${path}.`);
