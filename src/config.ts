@@ -57,7 +57,7 @@ export interface Config {
   s3?: S3Settings;
   /** Secret of signed file URLs; when absent one is generated once and kept in service_settings. */
   fileSigningSecret?: string;
-  /** The server keyring (`id:hex64,…`, current first); when absent, `<dataDir>/server-keys` (src/auth/keyring.ts). */
+  /** The server keyring (`id:hex64,…`, current first); when absent, `<dataDir>/server-keys` (src/config/keyring.ts). */
   serverKeys?: string;
   /** Lifetime of the signed output_url a finished render carries (docs/renders.md). */
   fileUrlTtlSeconds: number;

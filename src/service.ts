@@ -9,7 +9,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
-import { loadKeyring } from "./auth/keyring.js";
+import { loadKeyring } from "./config/keyring.js";
 import { answerClientError, answerConnect } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";

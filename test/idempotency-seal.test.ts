@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { idempotencySeal } from "../src/guards/idempotency-seal.js";
-import { loadKeyring, parseKeyring } from "../src/auth/keyring.js";
+import { loadKeyring, parseKeyring } from "../src/config/keyring.js";
 import { fingerprintOf } from "../src/guards/idempotency.js";
 import { createFixture, useService } from "./support/service.js";
 

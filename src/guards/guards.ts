@@ -8,7 +8,7 @@ import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
 import { RequestLogWriter } from "./request-log-writer.js";
 import { KeyCache } from "../auth/key-cache.js";
-import type { Keyring } from "../auth/keyring.js";
+import type { Keyring } from "../config/keyring.js";
 
 export interface Guards {
   rateLimits: RateLimitService;

@@ -3,7 +3,7 @@
 // what the API shows once (the secret `create_api_key` and `rotate_api_key` return, a webhook
 // endpoint's signing secret), and a copy of the database must not show them.
 //
-// The seal's key is HKDF-SHA256 over the server key (held outside the database, src/auth/keyring.ts)
+// The seal's key is HKDF-SHA256 over the server key (held outside the database, src/config/keyring.ts)
 // and the Idempotency-Key, salted with the API key's id: AES-256-GCM, a fresh 12-byte IV per seal.
 // The Idempotency-Key itself is never stored (only its SHA-256), and a database copy holds neither
 // it nor the server key, so guessing a weak Idempotency-Key from the copy opens nothing.
@@ -14,7 +14,7 @@
 // hours old) and before sealing at all still open: a v1 step starts with SEALED_STEP_V1
 // (v8.serialize starts every buffer with 0xFF), a v1 answer with `s1.` (a stored answer is JSON).
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import type { Keyring } from "../auth/keyring.js";
+import type { Keyring } from "../config/keyring.js";
 
 const SEALED_STEP_V1 = 0x01;
 const SEALED_STEP_V2 = 0x02;

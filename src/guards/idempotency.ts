@@ -17,7 +17,7 @@ import { reachFaultPoint } from "../testing/fault-points.js";
 import { logger } from "../logger.js";
 import type { IdempotentRun } from "../context/request-context.js";
 import { idempotencySeal, type IdempotencySeal } from "./idempotency-seal.js";
-import type { Keyring } from "../auth/keyring.js";
+import type { Keyring } from "../config/keyring.js";
 import { Response } from "../response.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -69,7 +69,7 @@ type SealedRun = IdempotentRun & { seal: IdempotencySeal };
 export interface IdempotencyOptions {
   /** Lock lifetime without renewal (the running request renews it every third of it). */
   lockMs: number;
-  /** The server keyring answers and steps are sealed with (src/auth/keyring.ts). */
+  /** The server keyring answers and steps are sealed with (src/config/keyring.ts). */
   keyring?: Keyring;
 }
 

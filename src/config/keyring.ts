@@ -7,7 +7,7 @@
 // The ring is CUTROOM_SERVER_KEYS (`id:hex64[,id:hex64…]`), else the key file `server-keys` in the
 // data directory (one `id:hex64` a line), created with one random key at first start (mode 0600).
 // A copy of the database alone holds none of them.
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -50,4 +50,30 @@ export async function loadKeyring(options: { configured?: string; dataDir: strin
     if (error.code !== "EEXIST") throw error;
   });
   return parseKeyring(await readFile(file, "utf8"), file);
+}
+
+const SEALED_PREFIX = "sealed:";
+
+function purposeKey(serverKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", serverKey, "", `cutroom ${purpose}`, 32));
+}
+
+/** `sealed:<key id>:<base64url of IV, tag, ciphertext>`: a secret the database keeps, opened only with the ring. */
+export function sealWithServerKey(keyring: Keyring, purpose: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", purposeKey(keyring.current.key, purpose), iv);
+  const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return `${SEALED_PREFIX}${keyring.current.id}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url")}`;
+}
+
+/** The plain value of a sealed one, or undefined when `stored` was not sealed (kept before sealing). */
+export function openWithServerKey(keyring: Keyring, purpose: string, stored: string): string | undefined {
+  if (!stored.startsWith(SEALED_PREFIX)) return undefined;
+  const [id, body] = stored.slice(SEALED_PREFIX.length).split(":", 2) as [string, string | undefined];
+  const serverKey = keyring.get(id);
+  if (!serverKey) throw new Error(`The server key '${id}' that sealed this value is not in the keyring.`);
+  const bytes = Buffer.from(body ?? "", "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", purposeKey(serverKey.key, purpose), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
 }
