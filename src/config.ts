@@ -57,6 +57,8 @@ export interface Config {
   s3?: S3Settings;
   /** Secret of signed file URLs; when absent one is generated once and kept in service_settings. */
   fileSigningSecret?: string;
+  /** The server keyring (`id:hex64,…`, current first); when absent, `<dataDir>/server-keys` (src/config/keyring.ts). */
+  serverKeys?: string;
   /** Lifetime of the signed output_url a finished render carries (docs/renders.md). */
   fileUrlTtlSeconds: number;
   /** x264 preset of renders (ultrafast ... veryslow). */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: env.CUTROOM_STORAGE_DIR ? path.resolve(env.CUTROOM_STORAGE_DIR) : undefined,
     s3: storage === "s3" ? s3Settings(env) : undefined,
     fileSigningSecret: env.CUTROOM_FILE_SIGNING_SECRET || undefined,
+    serverKeys: env.CUTROOM_SERVER_KEYS || undefined,
     fileUrlTtlSeconds: intFromEnv(env.CUTROOM_FILE_URL_TTL_SECONDS, 7 * 86_400),
     renderPreset: env.CUTROOM_RENDER_PRESET || "veryfast",
     renderMediaMaxBytes: intFromEnv(env.CUTROOM_RENDER_MEDIA_MAX_BYTES, 50 * 1024 * 1024),

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
+import { loadKeyring } from "./config/keyring.js";
 import { answerClientError, answerConnect } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
@@ -50,7 +51,9 @@ export async function startService(config: Config): Promise<RunningService> {
     await redis.connect();
     const redisClient = redis;
 
-    const guards = createGuards(redisClient, database.prisma, config);
+    // The server key, held outside the database (docs/security.md, "The server key").
+    const keyring = await loadKeyring({ configured: config.serverKeys, dataDir: config.dataDir });
+    const guards = createGuards(redisClient, database.prisma, config, keyring);
     // Its own connection: a subscribed connection serves nothing else.
     await guards.keyCache.listen(redisClient.duplicate());
     const jobs = new JobQueues(redisHandle.url);

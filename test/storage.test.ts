@@ -17,6 +17,7 @@ import { fileSignature, fileUrlSigner, resolveFileSigningSecret, signFileUrl, ve
 import { createStorage } from "../src/storage/from-config.js";
 import { createFilesHandler } from "../rest/files.js";
 import { useService } from "./support/service.js";
+import { loadKeyring, parseKeyring } from "../src/config/keyring.js";
 
 const service = useService();
 
@@ -272,12 +273,38 @@ describe("signed file URLs", () => {
     expect(await resolveFileSigningSecret(prisma, "configured-secret-1234")).toBe("configured-secret-1234");
     await expect(resolveFileSigningSecret(prisma, "short")).rejects.toThrow(/at least 16/);
 
-    const secrets = await Promise.all([1, 2, 3, 4].map(() => resolveFileSigningSecret(prisma)));
+    // The service's own ring (the test services' data directory): the stored secret is sealed with it.
+    const keyring = await loadKeyring({ dataDir: path.join(os.tmpdir(), "cutroom-test-data") });
+    const secrets = await Promise.all([1, 2, 3, 4].map(() => resolveFileSigningSecret(prisma, undefined, keyring)));
     expect(new Set(secrets).size).toBe(1);
     expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
     const rows = await prisma.serviceSetting.findMany({ where: { setting_key: "file_signing_secret" } });
     expect(rows).toHaveLength(1);
-    expect(await resolveFileSigningSecret(prisma)).toBe(secrets[0]);
+    expect(await resolveFileSigningSecret(prisma, undefined, keyring)).toBe(secrets[0]);
+  });
+
+  it("are stored sealed with the server key, so a database copy cannot forge links; a secret kept in clear is sealed in place", async () => {
+    const prisma = service.service.database.prisma;
+    const keyring = parseKeyring(`t1:${"3".repeat(64)}`, "test");
+    const where = { setting_key: "file_signing_secret" };
+    const before = await prisma.serviceSetting.findUnique({ where });
+    try {
+      // A secret kept in clear (before sealing): the same secret comes back, and the row is sealed.
+      await prisma.serviceSetting.upsert({ where, create: { ...where, value: "c".repeat(64) }, update: { value: "c".repeat(64) } });
+      expect(await resolveFileSigningSecret(prisma, undefined, keyring)).toBe("c".repeat(64));
+      const sealed = (await prisma.serviceSetting.findUniqueOrThrow({ where })).value;
+      expect(sealed).toMatch(/^sealed:t1:/);
+      expect(sealed).not.toContain("c".repeat(16));
+      expect(await resolveFileSigningSecret(prisma, undefined, keyring)).toBe("c".repeat(64));
+      // The copy's value signs nothing that verifies; the real secret does.
+      const forged = signFileUrl(base, "renders/x.mp4", 60, sealed);
+      expect(verifyFileUrl(forged, "c".repeat(64))).toMatchObject({ ok: false, reason: "signature_invalid" });
+      // A ring without the key that sealed it cannot open it.
+      await expect(resolveFileSigningSecret(prisma, undefined, parseKeyring(`t2:${"4".repeat(64)}`, "test"))).rejects.toThrow(/not in the keyring/);
+    } finally {
+      if (before) await prisma.serviceSetting.update({ where, data: { value: before.value } });
+      else await prisma.serviceSetting.delete({ where });
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { QuotaService, type QuotaStanding } from "./quota.js";
 import { IdempotencyService } from "./idempotency.js";
 import { RequestLogWriter } from "./request-log-writer.js";
 import { KeyCache } from "../auth/key-cache.js";
+import type { Keyring } from "../config/keyring.js";
 
 export interface Guards {
   rateLimits: RateLimitService;
@@ -19,11 +20,11 @@ export interface Guards {
   config: Pick<Config, "rateLimits" | "rateWindowSeconds" | "anonymousPerMinute" | "idempotencyLockMs">;
 }
 
-export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards["config"]): Guards {
+export function createGuards(redis: Redis, prisma: PrismaClient, config: Guards["config"], keyring?: Keyring): Guards {
   return {
     rateLimits: new RateLimitService({ redis, windowSeconds: config.rateWindowSeconds, anonymousPerMinute: config.anonymousPerMinute }),
     quotas: new QuotaService(prisma),
-    idempotency: new IdempotencyService(redis, prisma, { lockMs: config.idempotencyLockMs }),
+    idempotency: new IdempotencyService(redis, prisma, { lockMs: config.idempotencyLockMs, keyring }),
     requestLog: new RequestLogWriter(prisma),
     keyCache: new KeyCache(redis),
     config,

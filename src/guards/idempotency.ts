@@ -17,6 +17,7 @@ import { reachFaultPoint } from "../testing/fault-points.js";
 import { logger } from "../logger.js";
 import type { IdempotentRun } from "../context/request-context.js";
 import { idempotencySeal, type IdempotencySeal } from "./idempotency-seal.js";
+import type { Keyring } from "../config/keyring.js";
 import { Response } from "../response.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -68,6 +69,8 @@ type SealedRun = IdempotentRun & { seal: IdempotencySeal };
 export interface IdempotencyOptions {
   /** Lock lifetime without renewal (the running request renews it every third of it). */
   lockMs: number;
+  /** The server keyring answers and steps are sealed with (src/config/keyring.ts). */
+  keyring?: Keyring;
 }
 
 export class IdempotencyService {
@@ -132,7 +135,7 @@ export class IdempotencyService {
   async begin(keyId: string, idempotencyKey: string, fingerprint: string, requestId: string): Promise<IdempotencyOutcome> {
     validateIdempotencyKey(idempotencyKey);
     const keyHash = createHash("sha256").update(idempotencyKey).digest("hex");
-    const seal = idempotencySeal(idempotencyKey, keyId);
+    const seal = idempotencySeal(idempotencyKey, keyId, this.options.keyring);
     const earlier = await this.loadRecord(keyId, keyHash);
     const replay = earlier && this.answerFrom(earlier, fingerprint, seal);
     if (replay) return { kind: "replay", response: replay };

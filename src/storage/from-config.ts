@@ -7,6 +7,7 @@ import type { Storage } from "./storage.js";
 import { LocalStorage } from "./local-storage.js";
 import { S3Storage } from "./s3-storage.js";
 import { currentRequestContext } from "../context/request-context.js";
+import { loadKeyring } from "../config/keyring.js";
 import { fileUrlSigner, resolveFileSigningSecret, type FileUrlSigner } from "./signed-urls.js";
 
 type StorageConfig = Pick<Config, "storage" | "storageDir" | "dataDir" | "s3">;
@@ -40,7 +41,8 @@ export interface FileService {
 
 export async function createFileService(prisma: PrismaClient, config: Config): Promise<FileService> {
   const storage = createStorage(config);
-  const signer = fileUrlSigner(await resolveFileSigningSecret(prisma, config.fileSigningSecret));
+  const keyring = config.fileSigningSecret === undefined ? await loadKeyring({ configured: config.serverKeys, dataDir: config.dataDir }) : undefined;
+  const signer = fileUrlSigner(await resolveFileSigningSecret(prisma, config.fileSigningSecret, keyring));
   const baseUrl = serviceBaseUrl(config);
   return {
     storage,

@@ -2,11 +2,12 @@
 // the signature is HMAC-SHA256 over `<key>\n<expires>` keyed with the service's file-signing
 // secret. Anyone holding the URL may read that one file until it expires; changing the key, the
 // expiry or the signature breaks it. The secret is CUTROOM_FILE_SIGNING_SECRET, or else one
-// generated on first use and kept in service_settings, so URLs survive restarts and every process
-// of the service signs and verifies alike.
+// generated on first use and kept in service_settings sealed with the server key (a database copy
+// cannot forge links), so URLs survive restarts and every process signs and verifies alike.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { assertValidKey, isValidKey } from "./storage.js";
+import { openWithServerKey, sealWithServerKey, type Keyring } from "../config/keyring.js";
 
 export const FILES_PATH_PREFIX = "/files/";
 const SIGNING_SECRET_SETTING = "file_signing_secret";
@@ -68,16 +69,30 @@ export function fileUrlSigner(secret: string, now: () => number = Date.now): Fil
   };
 }
 
-/** The configured secret, or the stored one, created by whichever process needs it first. */
-export async function resolveFileSigningSecret(prisma: PrismaClient, configured?: string): Promise<string> {
+const SEAL_PURPOSE = "file signing secret";
+
+/**
+ * The configured secret, or the stored one, created by whichever process needs it first. With the
+ * server keyring it is stored sealed (a database copy cannot forge links); a secret stored in clear
+ * before sealing keeps working and is sealed in place the first time it is read.
+ */
+export async function resolveFileSigningSecret(prisma: PrismaClient, configured?: string, keyring?: Keyring): Promise<string> {
   if (configured !== undefined) {
     if (configured.length < MIN_SECRET_LENGTH) throw new Error(`CUTROOM_FILE_SIGNING_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
     return configured;
   }
   const where = { setting_key: SIGNING_SECRET_SETTING };
-  const existing = await prisma.serviceSetting.findUnique({ where });
-  if (existing) return existing.value;
-  // Two processes may get here at once: the first insert wins and both read the winner.
-  await prisma.serviceSetting.createMany({ data: [{ ...where, value: randomBytes(32).toString("hex") }], skipDuplicates: true });
-  return (await prisma.serviceSetting.findUniqueOrThrow({ where })).value;
+  const stored = (await prisma.serviceSetting.findUnique({ where }))?.value;
+  if (stored === undefined) {
+    // Two processes may get here at once: the first insert wins and both read the winner.
+    const secret = randomBytes(32).toString("hex");
+    await prisma.serviceSetting.createMany({ data: [{ ...where, value: keyring ? sealWithServerKey(keyring, SEAL_PURPOSE, secret) : secret }], skipDuplicates: true });
+    return resolveFileSigningSecret(prisma, undefined, keyring);
+  }
+  if (!keyring) return stored;
+  const opened = openWithServerKey(keyring, SEAL_PURPOSE, stored);
+  if (opened !== undefined) return opened;
+  // Kept in clear before sealing: sealed now (only if still as read), the same secret, so links live on.
+  await prisma.serviceSetting.updateMany({ where: { ...where, value: stored }, data: { value: sealWithServerKey(keyring, SEAL_PURPOSE, stored) } });
+  return stored;
 }
