@@ -167,10 +167,16 @@ describe("operators that do not fit a field's type", () => {
 
   it("never answers with GraphQL's words for a value its type cannot hold", async () => {
     const { client } = await createFixture(service);
-    for (const query of ["published[in]=true,maybe", "video_created_at[gte]=soon", "faceless_status[exists]=perhaps", "published[exists]=1", "limit=1e3", "offset=-1"]) {
+    // A filter's value is a 400 invalid_request; a bad page argument is a 422 (contract 4.2).
+    const cases: Array<[string, number, string]> = [
+      ...["published[in]=true,maybe", "video_created_at[gte]=soon", "faceless_status[exists]=perhaps", "published[exists]=1"].map((query): [string, number, string] => [query, 400, "invalid_request"]),
+      ["limit=1e3", 422, "validation_failed"],
+      ["offset=-1", 422, "validation_failed"],
+    ];
+    for (const [query, status, code] of cases) {
       const response = await client.get(`/api/v1/videos?${query}`);
-      expect(response.status, query).toBe(400);
-      expect(response.body.error.code).toBe("invalid_request");
+      expect(response.status, query).toBe(status);
+      expect(response.body.error.code, query).toBe(code);
       expect(response.body.error.param, query).toBeDefined();
       expect(response.body.error.message, query).not.toMatch(/Variable "\$|got invalid value|cannot represent|GraphQL/);
     }

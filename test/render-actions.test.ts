@@ -390,7 +390,7 @@ describe("renders.list", () => {
     const secondPage = expectOk(await getAction(client, "renders.list", "?limit=1&page=2"));
     expect(secondPage).toMatchObject({ page: 2, limit: 1, has_more: false });
     expect((secondPage.data as Row[]).map((row) => row.render_id)).toEqual([onlySecond]);
-    expectError(await getAction(client, "renders.list", "?limit=101"), 400, "invalid_request");
+    expectError(await getAction(client, "renders.list", "?limit=101"), 422, "validation_failed");
 
     // Cursor paging walks the same lists: next_cursor until has_more is false, latest renders
     // and every render alike; page and cursor together are refused.

@@ -572,8 +572,8 @@ describe("scripts.direct_visuals", () => {
     expect(body).toMatchObject({ object: "script_visuals", locked_skipped: 1, credits: { cost: 2, charged: 2 } });
     const document = await open(client, scriptId);
     expect(document.paragraphs.map((row: Row) => row.visual)).toEqual([
-      { direction: "Aerial over rooftops at dawn", kind: "broll", broll_keywords: ["city dawn", "rooftops"], image_prompt: null },
-      { direction: "Close-up of beans in a pan", kind: "talking_head", broll_keywords: [], image_prompt: "Coffee beans cracking, macro" },
+      { direction: "Aerial over rooftops at dawn", kind: "broll", broll_keywords: ["city dawn", "rooftops"], image_prompt: null, src: null },
+      { direction: "Close-up of beans in a pan", kind: "talking_head", broll_keywords: [], image_prompt: "Coffee beans cracking, macro", src: null },
       null,
     ]);
     ok(await call(client, "undo_change", { script_id: scriptId, edit_id: body.changes[0].edit_id }));

@@ -73,7 +73,7 @@ describe("scripts.list", () => {
     expect(ok(await get(client, "list", { skip: 3 })).data.map((row: Row) => row.script_id)).toEqual(ids.slice(3));
     expect(ok(await get(client, "list", { skip: 1, limit: 2 })).data.map((row: Row) => row.script_id)).toEqual(ids.slice(1, 3));
     refused(await get(client, "list", { skip: 1, cursor: firstPage.next_cursor }), 400, "invalid_request");
-    refused(await get(client, "list", { limit: 101 }), 400, "invalid_request");
+    refused(await get(client, "list", { limit: 101 }), 422, "validation_failed");
   });
 });
 
