@@ -130,8 +130,11 @@ export async function buildRenderGraph(input: RenderGraphInput): Promise<RenderG
     const letterbox = frame.contentWidth !== frame.width || frame.contentHeight !== frame.height
       ? `,pad=${frame.width}:${frame.height}:(ow-iw)/2:(oh-ih)/2:color=${ffmpegColor(composition.background_color)}`
       : "";
-    // Cut half a frame before each end, so rounding never moves a frame across a segment's edge.
-    state.push(`[${video}]trim=start=${num((first - 0.5) / fps)}:end=${num((last - 0.5) / fps)},setpts=PTS-STARTPTS${letterbox}[${out}]`);
+    // Cut a quarter of a frame before each end, so rounding never moves a frame across a segment's
+    // edge. Not half a frame: trim rounds its times to the stream's 1/fps steps, and a time printed
+    // to the millisecond half a frame early can round down onto the last frame (23.5/12 s → frame
+    // 23), dropping it.
+    state.push(`[${video}]trim=start=${num((first - 0.25) / fps)}:end=${num((last - 0.25) / fps)},setpts=PTS-STARTPTS${letterbox}[${out}]`);
     graph.video = out;
   }
   if (input.audio !== false) graph.audio = buildAudio(state, composition, { media, range, loudness: input.loudness });
