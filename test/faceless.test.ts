@@ -17,6 +17,7 @@ import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
 import { waitForStatus } from "./support/wait.js";
+import { meanDifference } from "./support/frames.js";
 
 // A default configuration (no outbound allow-list): the render reads the scenes' media from storage.
 const environment = isolatedEnvironment("faceless", { runWorkers: true, renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
@@ -46,13 +47,6 @@ async function probeUrl(url: string, name: string) {
 async function frameAt(file: string, seconds: number): Promise<Buffer> {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-ss", seconds.toFixed(3), "-i", file, "-frames:v", "1", "-vf", "crop=iw/4:ih:0:0,scale=16:36", "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 1 << 20 });
   return stdout;
-}
-
-function meanDifference(a: Buffer, b: Buffer): number {
-  expect(a.length).toBe(b.length);
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
-  return sum / a.length;
 }
 
 describe("a faceless video, story to MP4", () => {

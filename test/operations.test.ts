@@ -6,10 +6,9 @@
 // - A live lease is left alone; a queued operation whose job Redis lost is queued again.
 // - After Redis loses everything, the workers re-create their schedules and the work goes on.
 // Short leases and sweeps (set below) stand for the defaults (60 s lease, 20 s sweep).
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "../src/ids.js";
@@ -20,6 +19,7 @@ import { sweepOperationsJob } from "../src/operations/sweep.js";
 import { renderOperation } from "../src/renders/render-operation.js";
 import { balanceOf } from "./support/action-calls.js";
 import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
+import { spawnWorker } from "./support/service-process.js";
 import { waitFor } from "./support/wait.js";
 
 const LEASE_MS = 1500;
@@ -37,44 +37,20 @@ const overrides = environment.overrides;
 const service = useService(overrides);
 const prisma = () => service.service.database.prisma;
 
-const root = fileURLToPath(new URL("../", import.meta.url));
 const workers: ChildProcess[] = [];
 
 /** A worker process (npm run worker) on this file's database and Redis; resolves once it runs. */
 async function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/worker.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: overrides.databaseUrl,
-      REDIS_URL: overrides.redisUrl,
-      CUTROOM_DATA_DIR: environment.dataDir,
-      CUTROOM_RENDER_PRESET: "ultrafast",
-      CUTROOM_OPERATION_LEASE_MS: String(LEASE_MS),
-      CUTROOM_OPERATION_SWEEP_MS: String(SWEEP_MS),
-      CUTROOM_OPERATION_REQUEUE_AFTER_MS: "1000",
-      CUTROOM_JOB_SCHEDULE_CHECK_MS: "500",
-      CUTROOM_DISPATCH_INTERVAL_MS: "60000",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const worker = await spawnWorker(environment, {
+    CUTROOM_RENDER_PRESET: "ultrafast",
+    CUTROOM_OPERATION_LEASE_MS: String(LEASE_MS),
+    CUTROOM_OPERATION_SWEEP_MS: String(SWEEP_MS),
+    CUTROOM_OPERATION_REQUEUE_AFTER_MS: "1000",
+    CUTROOM_JOB_SCHEDULE_CHECK_MS: "500",
+    CUTROOM_DISPATCH_INTERVAL_MS: "60000",
   });
-  workers.push(child);
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Cutroom worker running")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${output}`)));
-  });
-  return child;
+  workers.push(worker.process);
+  return worker.process;
 }
 
 async function stopWorker(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {

@@ -13,7 +13,7 @@ import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
 import { renderOutput } from "../src/renders/output-spec.js";
 import { produceRender } from "../src/renders/produce.js";
-import { meanColour, near } from "./support/frames.js";
+import { meanColour, near, meanDifference } from "./support/frames.js";
 
 vi.setConfig({ testTimeout: 180_000 });
 const run = promisify(execFile);
@@ -46,13 +46,6 @@ async function pixels(file: string, seconds?: number): Promise<Buffer> {
   const seek = seconds === undefined ? [] : ["-ss", String(seconds)];
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", ...seek, "-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], { encoding: "buffer", maxBuffer: 16 << 20 });
   return stdout;
-}
-
-function meanDifference(a: Buffer, b: Buffer): number {
-  expect(a.length).toBe(b.length);
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
-  return sum / a.length;
 }
 
 describe("a draft preview", () => {

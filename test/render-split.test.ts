@@ -25,6 +25,7 @@ import { balanceOf, funded, ok, renderEnded, useLoopbackImages } from "./support
 import { isolatedEnvironment, useService, type Client } from "./support/service.js";
 import { spawnWorker, type ServiceProcess } from "./support/service-process.js";
 import { waitFor } from "./support/wait.js";
+import { meanDifference } from "./support/frames.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 const run = promisify(execFile);
@@ -126,13 +127,6 @@ async function frameCount(file: string): Promise<number> {
 async function frame(file: string, n: number): Promise<Buffer> {
   const { stdout } = await run(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-i", file, "-vf", `select=eq(n\\,${n})`, "-vsync", "0", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], { encoding: "buffer", maxBuffer: 8 << 20 });
   return stdout;
-}
-
-function meanDifference(a: Buffer, b: Buffer): number {
-  expect(a.length).toBe(b.length);
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
-  return sum / a.length;
 }
 
 /** Mono samples of the sound between two seconds. */

@@ -35,3 +35,11 @@ export async function bandLevel(file: string, frequency: number, from: number, t
   const level = /Overall[\s\S]*?RMS level dB:\s*(-?[\d.]+|-inf)/.exec(stderr)?.[1];
   return level === "-inf" ? Number.NEGATIVE_INFINITY : Number(level);
 }
+
+/** Mean absolute difference, per byte, of two same-sized raw frames (0 = identical, 255 = opposite). */
+export function meanDifference(a: Buffer, b: Buffer): number {
+  if (a.length !== b.length) throw new Error(`frames of different sizes: ${a.length} and ${b.length} bytes`);
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
+  return sum / a.length;
+}
