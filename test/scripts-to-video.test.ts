@@ -15,6 +15,7 @@ import { newId } from "../src/ids.js";
 import { isolatedEnvironment, useService, type Client } from "./support/service.js";
 import { funded, ok, refused, renderEnded } from "./support/action-calls.js";
 import { bandLevel } from "./support/frames.js";
+import { wavFromPcm } from "../src/providers/media-info.js";
 
 const environment = isolatedEnvironment("scripts-to-video", { runWorkers: true, outboundAllow: ["127.0.0.1"], renderPreset: "ultrafast", dispatchIntervalMs: 60_000 });
 const service = useService(environment.overrides);
@@ -46,20 +47,7 @@ function toneWav(seconds: number): Buffer {
   const samples = Math.round(seconds * rate);
   const data = Buffer.alloc(samples * 2);
   for (let index = 0; index < samples; index++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 60 * index) / rate) * 12_000), index * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return Buffer.from(wavFromPcm(data, rate));
 }
 
 let music: Server | undefined;
