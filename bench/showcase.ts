@@ -123,11 +123,13 @@ interface Child {
   process: ChildProcess;
   exited: Promise<unknown>;
   url?: string;
+  /** Everything it printed so far. */
+  output(): string;
 }
 
 function start(command: string[], env: Record<string, string>, waitFor: RegExp): Promise<Child> {
   const [file, ...args] = command;
-  const child = spawn(file!, args, { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(file!, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return new Promise((resolve, reject) => {
@@ -137,7 +139,7 @@ function start(command: string[], env: Record<string, string>, waitFor: RegExp):
       const match = waitFor.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ process: child, exited, url: match[1] });
+        resolve({ process: child, exited, url: match[1], output: () => output });
       }
     };
     child.stdout.on("data", read);
@@ -153,7 +155,21 @@ async function stop(child: Child): Promise<void> {
 
 /** One worker process per core list (`taskset -c <cores>`), as `npm run worker` runs it. */
 function workers(cores: string[], env: Record<string, string>): Promise<Child[]> {
-  return Promise.all(cores.map((core) => start(["taskset", "-c", core, process.execPath, "--max-semi-space-size=32", "--import", "tsx", "src/worker.ts"], env, /Cutroom worker (running)/)));
+  // At info level: "render completed" lines say where each render's time went (phases_ms).
+  return Promise.all(cores.map((core) => start(["taskset", "-c", core, process.execPath, "--max-semi-space-size=32", "--import", "tsx", "src/worker.ts"], { ...env, LOG_LEVEL: "info" }, /Cutroom worker (running)/)));
+}
+
+/** The phases of a render from its worker's "render completed" log line, in milliseconds. */
+function renderPhases(pool: Child[], renderId: string): Record<string, number> {
+  for (const line of pool.flatMap((child) => child.output().split("\n"))) {
+    if (!line.includes(renderId) || !line.includes("render completed")) continue;
+    try {
+      return ((JSON.parse(line) as { phases_ms?: Record<string, number> }).phases_ms) ?? {};
+    } catch {
+      continue;
+    }
+  }
+  return {};
 }
 
 /** The same graph as bare ffmpeg commands: the loudness pass when it normalises, then the encode. */
@@ -229,7 +245,7 @@ export async function runShowcase(): Promise<void> {
       const { render_id: renderId } = await call("/api/v1/actions/renders.create", { video_id: videos[name], output });
       for (;;) {
         const row = (await (await fetch(`${api.url}/api/v1/renders/${renderId as string}`, { headers })).json()) as { render_status: string; error_message?: string; segments?: { total: number } };
-        if (row.render_status === "completed") return { ms: performance.now() - started, segments: row.segments?.total ?? 1 };
+        if (row.render_status === "completed") return { ms: performance.now() - started, segments: row.segments?.total ?? 1, phases: renderPhases(pool, renderId as string) };
         if (row.render_status === "failed") throw new Error(`${name} failed: ${row.error_message}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -240,12 +256,20 @@ export async function runShowcase(): Promise<void> {
     };
 
     const rows: string[] = [];
+    const breakdown: string[] = [];
+    const PHASES = ["download", "loudness", "encode", "plan", "sound", "segments_wait", "join", "derivatives", "quality", "store"];
+    /** One row of "where the time goes": each phase, and what no phase covers (queue, polling, records). */
+    const explain = (label: string, served: { ms: number; phases: Record<string, number> }) => {
+      const covered = Object.values(served.phases).reduce((sum, value) => sum + value, 0);
+      breakdown.push(`| ${label} | ${PHASES.map((phase) => served.phases[phase] ?? "").join(" | ")} | ${Math.round(served.ms - covered)} |`);
+    };
     const measureShowcase = async (name: keyof typeof set, workerCount: string) => {
       console.log(`${name}: bare ffmpeg …`);
       const bareMs = await bare(set[name].composition, set[name].format, byUrl, {});
       console.log(`${name}: through the service (${workerCount}) …`);
       await fresh(name);
       const served = await render(name);
+      explain(`${name}, ${workerCount}`, served);
       const length = set[name].composition.duration;
       rows.push(`| ${name} | ${length} s | ${workerCount} | ${served.segments} | ${Math.round(served.ms)} | ${Math.round(bareMs)} | ${(served.ms / bareMs).toFixed(2)}× | ${(served.ms / 1000 / length).toFixed(2)} |`);
       return served.ms;
@@ -257,7 +281,9 @@ export async function runShowcase(): Promise<void> {
     await render("short", { resolution: "preview", quality: "draft" });
     await measureShowcase("explainer", "2 pinned");
     await fresh("explainer");
-    const previewMs = (await render("explainer", { resolution: "preview", quality: "draft" })).ms;
+    const preview = await render("explainer", { resolution: "preview", quality: "draft" });
+    explain("explainer preview", preview);
+    const previewMs = preview.ms;
     await fresh("explainer");
     const fullMs = (await render("explainer")).ms;
     const stillMs = (await render("explainer", { format: "jpg", at: seconds(30) / 2 })).ms;
@@ -267,7 +293,9 @@ export async function runShowcase(): Promise<void> {
     pool = await workers(["0"], env);
     await fresh("long");
     console.log("long: through the service (1 pinned) …");
-    const longOne = (await render("long")).ms;
+    const longOneServed = await render("long");
+    explain("long, 1 pinned", longOneServed);
+    const longOne = longOneServed.ms;
     await Promise.all(pool.map(stop));
     const longLength = set.long.composition.duration;
     rows.push(`| long | ${longLength} s | 1 pinned | | ${Math.round(longOne)} | | | ${(longOne / 1000 / longLength).toFixed(2)} |`);
@@ -286,6 +314,12 @@ export async function runShowcase(): Promise<void> {
       `long: 2 workers ${(longOne / longTwo).toFixed(2)}× faster than 1 (goal ≥ 1.7×).`,
       `explainer preview (360p draft): ${Math.round(previewMs)} ms, ${Math.round((previewMs / fullMs) * 100)} % of its full render (${Math.round(fullMs)} ms; goal ≤ 15 %).`,
       `explainer still (jpg at ${seconds(30) / 2} s): ${Math.round(stillMs)} ms through the service.`,
+      "",
+      "Where the service's time goes (ms, from the worker's \"render completed\" log, `phases_ms`): download of the media; one-piece renders: loudness pass, encode; split renders: plan (segment commands and hashes), sound (loudness pass and sound track), waiting for the segments, join; then derivatives (poster, thumbnail, contact sheet), quality report, storing the files; the rest is queueing, status moves and the bench's 100-ms polling.",
+      "",
+      `| render | ${PHASES.join(" | ")} | rest |`,
+      `|---|${PHASES.map(() => "---").join("|")}|---|`,
+      ...breakdown,
       "",
     ].join("\n");
     const previous = await readFile(RESULTS, "utf8").catch(() => "# Benchmark results\n");

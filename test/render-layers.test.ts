@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FFMPEG_PATH } from "../src/media/binaries.js";
+import { FFMPEG_PATH, FFPROBE_PATH } from "../src/media/binaries.js";
 import { DEFAULT_OUTPUT } from "../src/renders/output-spec.js";
 import { probeMedia } from "../src/media/probe.js";
 import { parseComposition } from "../src/renders/composition.js";
@@ -107,5 +107,14 @@ describe("render layers", () => {
     // The emphasised word in the default emphasis colour (#FFD400): red and green, little blue.
     expect(during[0]).toBeGreaterThan(2);
     expect(during[0]).toBeGreaterThan(during[2]);
+  });
+
+  it("puts a key frame at least every 2 s, so a seek into the output decodes little", async () => {
+    const file = await render("keyframes", { duration: 7, fps: 10, layers: [{ type: "image", src: "https://media.example/still.png", motion: { type: "zoom_in" } }] });
+    const { stdout } = await run(FFPROBE_PATH, ["-v", "error", "-select_streams", "v", "-skip_frame", "nokey", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file]);
+    const keys = stdout.split("\n").map((line) => line.replace(/,$/, "").trim()).filter(Boolean).map(Number);
+    expect(keys[0]).toBe(0);
+    const gaps = keys.slice(1).map((time, index) => time - keys[index]!);
+    expect(Math.max(...gaps, 7 - keys.at(-1)!)).toBeLessThanOrEqual(2.05);
   });
 });

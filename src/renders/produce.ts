@@ -12,6 +12,7 @@ import { CONTENT_TYPES, outputKind, resolveFps, resolveFrame, resolveRange, type
 import { measureQuality, type QualityReport } from "./quality.js";
 import { buildRenderCommand, needsLoudnessPass } from "./render-command.js";
 import { RenderFailure } from "./render-failure.js";
+import { RenderPhases } from "./phases.js";
 
 export interface ProducedFile {
   kind: "video" | "audio" | "still" | "poster" | "thumbnail" | "contact_sheet";
@@ -40,6 +41,8 @@ export interface ProduceInput {
   signal?: AbortSignal;
   /** Percent 0–100 of the encoding run. */
   progress(percent: number): void;
+  /** Where the time goes (logged with the render); a fresh recorder when absent. */
+  phases?: RenderPhases;
 }
 
 export async function writeFiles(files: { path: string; content: string | Uint8Array }[]): Promise<void> {
@@ -51,17 +54,24 @@ export async function produceRender(input: ProduceInput): Promise<Produced> {
   const base = { composition, formatSize: input.formatSize, output, media: input.media, workDir, preset: input.preset };
   const run = { cwd: workDir, timeoutMs: input.timeoutMs, signal: input.signal };
 
+  const phases = input.phases ?? new RenderPhases();
+
   let measured: MeasuredLoudness | undefined;
   if (needsLoudnessPass(composition, output)) {
-    const pass = await buildRenderCommand({ ...base, outputPath: "-", loudness: "measure" });
-    await writeFiles(pass.files);
-    measured = parseLoudnormJson(await runFfmpeg(pass.args, run));
+    measured = await phases.time("loudness", async () => {
+      const pass = await buildRenderCommand({ ...base, outputPath: "-", loudness: "measure" });
+      await writeFiles(pass.files);
+      return parseLoudnormJson(await runFfmpeg(pass.args, run));
+    });
   }
   const outputPath = path.join(workDir, `output.${output.format}`);
-  const command = await buildRenderCommand({ ...base, outputPath, loudness: measured });
-  await writeFiles(command.files);
-  await runFfmpeg(command.args, { ...run, onProgress: (seconds) => input.progress((seconds / command.duration) * 100) });
-  return finishRender(input, outputPath, { duration: command.duration, measured });
+  const duration = await phases.time("encode", async () => {
+    const command = await buildRenderCommand({ ...base, outputPath, loudness: measured });
+    await writeFiles(command.files);
+    await runFfmpeg(command.args, { ...run, onProgress: (seconds) => input.progress((seconds / command.duration) * 100) });
+    return command.duration;
+  });
+  return finishRender({ ...input, phases }, outputPath, { duration, measured });
 }
 
 /**
@@ -70,6 +80,7 @@ export async function produceRender(input: ProduceInput): Promise<Produced> {
  */
 export async function finishRender(input: Omit<ProduceInput, "progress" | "preset">, outputPath: string, encoded: { duration: number; measured?: MeasuredLoudness }): Promise<Produced> {
   const { composition, output, workDir } = input;
+  const phases = input.phases ?? new RenderPhases();
   const kind = outputKind(output.format);
   const measured = encoded.measured;
 
@@ -101,9 +112,9 @@ export async function finishRender(input: Omit<ProduceInput, "progress" | "prese
     const range = resolveRange(composition.duration, output, fps);
     const frame = resolveFrame(input.formatSize, output);
     const length = range.end - range.start;
-    const derivatives = await makeDerivatives({
+    const derivatives = await phases.time("derivatives", () => makeDerivatives({
       outputPath, workDir, composition, range, frame, posterAt: output.poster_at ?? length / 3, timeoutMs: input.timeoutMs, signal: input.signal,
-    });
+    }));
     for (const derivative of derivatives) {
       const picture = (await probeMedia(derivative.path)).streams[0];
       const suffix = { poster: "-poster.jpg", thumbnail: "-thumbnail.jpg", contact_sheet: "-contact-sheet.png" }[derivative.kind];
@@ -111,9 +122,9 @@ export async function finishRender(input: Omit<ProduceInput, "progress" | "prese
     }
   }
 
-  const quality = kind === "still" ? null : await measureQuality({
+  const quality = kind === "still" ? null : await phases.time("quality", () => measureQuality({
     file: outputPath, probe, hasVideo: Boolean(video), hasAudio: Boolean(audio),
     target: measured ? loudnessTarget(composition) : undefined, fps: resolveFps(composition.fps, output), timeoutMs: input.timeoutMs, signal: input.signal,
-  });
+  }));
   return { files, duration_seconds: duration, quality };
 }

@@ -24,6 +24,7 @@ import { planSegments } from "./split/plan.js";
 import { renderSplit } from "./split/split-render.js";
 import { asRenderFailure, MAX_ERROR_MESSAGE, RenderFailure } from "./render-failure.js";
 import { presentRender, renderOutputKey } from "./present.js";
+import { RenderPhases } from "./phases.js";
 
 /** One stored file of a render, as `outputs` lists it (its url is signed at completion). */
 const storedOutput = z.object({
@@ -99,13 +100,14 @@ export const renderOperation = defineOperationKind({
     });
     if (!render) throw new RenderFailure("internal_error", "The render record is gone.");
     let workDir: string | undefined;
+    const phases = new RenderPhases();
     try {
       const { composition, formatSize } = renderInput(render, input.merge);
       const output = input.output ?? DEFAULT_OUTPUT;
       const issue = outputIssues(output, composition.duration)[0];
       if (issue) throw new RenderFailure("invalid_composition", `${issue.path}: ${issue.message}`);
-      workDir = await context.workDir();
-      const media = await downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, workDir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs });
+      const dir = (workDir = await context.workDir());
+      const media = await phases.time("download", () => downloadMedia({ outbound, storage: files.storage, signer: files.signer, db: prisma, workspaceId: render.workspace_id }, composition, dir, { maxBytes: config.renderMediaMaxBytes, timeoutMs: config.renderMediaTimeoutMs }));
       // Longer than the split threshold: segments drawn by any worker, joined here.
       const plan = planSegments(composition, output, config.renderSplitSeconds);
       let produced: Produced;
@@ -114,27 +116,29 @@ export const renderOperation = defineOperationKind({
       if (plan) {
         const split = await renderSplit({
           context, render, rawComposition: render.video!.composition, composition, merge: input.merge, videoFormat: render.video_format ?? render.video!.video_format,
-          formatSize, output, media, workDir, plan,
+          formatSize, output, media, workDir, plan, phases,
         });
         ({ produced, segments } = split);
         segmentHashes = split.hashes;
       } else {
         produced = await produceRender({
           composition, formatSize, output, media, workDir, preset: config.renderPreset, timeoutMs: config.renderTimeoutMs, signal: context.signal,
-          progress: (percent) => context.progress(percent),
+          progress: (percent) => context.progress(percent), phases,
         });
       }
       const stored: { key: string; bytes: number }[] = [];
-      for (const file of produced.files) {
-        const key = renderOutputKey(render.workspace_id, renderId, file.suffix);
-        const saved = await files.storage.put(key, file.path, { contentType: file.content_type }).catch((error: unknown) => {
-          logger.error({ err: error, render_id: renderId, key }, "render output could not be stored");
-          throw new RenderFailure("storage_failed", "The output could not be stored.");
-        });
-        stored.push({ key, bytes: saved.size ?? (await stat(file.path)).size });
-      }
+      await phases.time("store", async () => {
+        for (const file of produced.files) {
+          const key = renderOutputKey(render.workspace_id, renderId, file.suffix);
+          const saved = await files.storage.put(key, file.path, { contentType: file.content_type }).catch((error: unknown) => {
+            logger.error({ err: error, render_id: renderId, key }, "render output could not be stored");
+            throw new RenderFailure("storage_failed", "The output could not be stored.");
+          });
+          stored.push({ key, bytes: saved.size ?? (await stat(file.path)).size });
+        }
+      });
       const main = stored[0]!;
-      logger.info({ render_id: renderId, format: output.format, duration_seconds: produced.duration_seconds, size_bytes: main.bytes, took_ms: Math.round(performance.now() - startedAt) }, "render completed");
+      logger.info({ render_id: renderId, format: output.format, duration_seconds: produced.duration_seconds, size_bytes: main.bytes, took_ms: Math.round(performance.now() - startedAt), phases_ms: phases.ms }, "render completed");
       return {
         result: {
           output_key: main.key,

@@ -17,6 +17,7 @@
 // retaken attempt finds the segment operations already queued (by index and hash) and waits for
 // them rather than queueing them again; a dead segment worker's segment is retaken the same way.
 import path from "node:path";
+import type { RenderPhases } from "../phases.js";
 import { writeFile } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
@@ -55,6 +56,8 @@ export interface SplitRenderInput {
   media: ReadonlyMap<string, string>;
   workDir: string;
   plan: SegmentPlan[];
+  /** Where the render's time goes (logged with it). */
+  phases: RenderPhases;
 }
 
 export interface SplitRendered {
@@ -81,27 +84,30 @@ export async function renderSplit(input: SplitRenderInput): Promise<SplitRendere
   // The plan: each segment's command as a segment's worker will build it, hashed.
   const previous = await previousHashes(context, render);
   const planned: PlannedSegment[] = [];
-  for (const segment of input.plan) {
-    const command = await buildRenderCommand({
-      composition, formatSize: input.formatSize, output, media: input.media, workDir, preset,
-      outputPath: path.join(workDir, `segment-${segment.index}.mp4`), segment: { first: segment.first, last: segment.last },
-    });
-    await writeFiles(command.files);
-    const hash = await segmentHash(command, workDir, path.join(workDir, `segment-${segment.index}.mp4`));
-    const key = segmentKey(render.workspace_id, cacheOwner, hash);
-    const reused = previous.has(hash) && (await files.storage.stat(key)) !== null;
-    planned.push({ ...segment, hash, key, reused });
-  }
+  await input.phases.time("plan", async () => {
+    for (const segment of input.plan) {
+      const command = await buildRenderCommand({
+        composition, formatSize: input.formatSize, output, media: input.media, workDir, preset,
+        outputPath: path.join(workDir, `segment-${segment.index}.mp4`), segment: { first: segment.first, last: segment.last },
+      });
+      await writeFiles(command.files);
+      const hash = await segmentHash(command, workDir, path.join(workDir, `segment-${segment.index}.mp4`));
+      const key = segmentKey(render.workspace_id, cacheOwner, hash);
+      const reused = previous.has(hash) && (await files.storage.stat(key)) !== null;
+      planned.push({ ...segment, hash, key, reused });
+    }
+  });
 
   const operations = await queueSegments(input, planned);
+  const phases = input.phases;
   try {
-    const measured = await renderSound(input);
-    await waitForSegments(context, planned, operations);
+    const measured = await phases.time("sound", () => renderSound(input));
+    await phases.time("segments_wait", () => waitForSegments(context, planned, operations));
     const outputPath = path.join(workDir, "output.mp4");
-    await join(input, planned, outputPath);
+    await phases.time("join", () => join(input, planned, outputPath));
     const fps = resolveFps(composition.fps, output);
     const range = resolveRange(composition.duration, output, fps);
-    const produced = await finishRender({ ...input, timeoutMs: context.config.renderTimeoutMs, signal: context.signal }, outputPath, { duration: range.end - range.start, measured: measured ?? undefined });
+    const produced = await finishRender({ ...input, phases, timeoutMs: context.config.renderTimeoutMs, signal: context.signal }, outputPath, { duration: range.end - range.start, measured: measured ?? undefined });
     // The cache now holds this render's segments: the previous render's others go.
     const kept = new Set(planned.map((segment) => segment.hash));
     for (const hash of previous) if (!kept.has(hash)) await files.storage.delete(segmentKey(render.workspace_id, cacheOwner, hash)).catch(() => undefined);
