@@ -287,9 +287,12 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
     }
     return await inWriteTransaction(prisma, auth, (tx) => finish(tx, body));
   } catch (error) {
-    // Once the final transaction committed the call succeeded: nothing to give back.
+    // Once the final transaction committed the call succeeded: nothing to give back. A COMMIT that
+    // went unanswered under an Idempotency-Key is left to the retry, which resumes the call and
+    // settles the hold (a release now would be a step that resumption would take for the commit).
+    const resumable = currentRequestContext()?.idempotency?.commitLost === true;
     if (!committed) {
-      if (hold) await releaseHold(context, action, cost, hold, referenceId, usage).catch((release: unknown) => logger.error({ err: release, action: action.name }, "hold not released"));
+      if (hold && !resumable) await releaseHold(context, action, cost, hold, referenceId, usage).catch((release: unknown) => logger.error({ err: release, action: action.name }, "hold not released"));
       if (call) await releaseCallKey(prisma, call).catch(() => undefined);
     }
     throw error;
