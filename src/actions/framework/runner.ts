@@ -261,6 +261,10 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
       hold = await inWriteTransaction(prisma, auth, (tx) =>
         spendCredits(tx, { workspaceId: auth.workspaceId, amount: cost, actionType: action.name, keyId: auth.keyId, metadata: { kind: "hold" } }),
       );
+      // A failed call gives its hold back: a fault after it has saved nothing the caller must be
+      // told of (not `write_outcome: committed`, docs/errors.md).
+      const request = currentRequestContext();
+      if (request?.committedWrites) request.committedWrites--;
     }
     const run: ModelContext = {
       graphql: context,
