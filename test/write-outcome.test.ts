@@ -15,7 +15,7 @@ const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
 const FOLDER_INSERT = /INSERT INTO "(public"\.")?folders"/;
-const folderNames = async (workspaceId: string) => (await prisma().folder.findMany({ where: { workspace_id: workspaceId }, select: { folder_id: true, folder_name: true } }));
+const folderNames = (workspaceId: string) => prisma().folder.findMany({ where: { workspace_id: workspaceId }, select: { folder_id: true, folder_name: true } });
 
 describe("a COMMIT that goes unanswered", () => {
   it("without an Idempotency-Key: 500 saying the write may have been saved and how to make retries safe; it was saved", async () => {
@@ -76,14 +76,8 @@ describe("the database lost right after COMMIT", () => {
     const { client, workspaceId } = await createFixture(service);
     const headers = { "idempotency-key": randomUUID() };
     const cut = proxy.cut({ statement: FOLDER_INSERT, at: "after_commit" });
-    let failed;
-    try {
-      // Committed; then storing the answer under the key finds no database.
-      failed = await client.post("/api/v1/folders", { folder_name: "Saved, answer lost" }, { headers });
-      await cut;
-    } finally {
-      proxy.restore();
-    }
+    // Committed; then storing the answer under the key finds no database.
+    const [failed] = await Promise.all([client.post("/api/v1/folders", { folder_name: "Saved, answer lost" }, { headers }), cut]).finally(proxy.restore);
     expect(failed.status, failed.text).toBe(500);
     expect(failed.body.error).toMatchObject({ code: "internal_error", retryable: true, details: { write_outcome: "committed" } });
     expect(failed.body.error.message).toMatch(/write was saved/);
@@ -101,13 +95,7 @@ describe("the database lost right after COMMIT", () => {
     expect(created.status, created.text).toBe(201);
     const endpointId = created.body.endpoint_id as string;
     const cut = proxy.cut({ statement: /UPDATE "(public"\.")?webhook_endpoints"/, at: "after_commit" });
-    let failed;
-    try {
-      failed = await client.patch(`/api/v1/webhooks/${endpointId}`, { enabled: true, since: new Date(Date.now() - 60_000).toISOString() });
-      await cut;
-    } finally {
-      proxy.restore();
-    }
+    const [failed] = await Promise.all([client.patch(`/api/v1/webhooks/${endpointId}`, { enabled: true, since: new Date(Date.now() - 60_000).toISOString() }), cut]).finally(proxy.restore);
     expect(failed.status, failed.text).toBe(500);
     expect(failed.body.error).toMatchObject({ code: "internal_error", retryable: true, details: { write_outcome: "committed" } });
     expect(failed.body.error.hint).toMatch(/without an Idempotency-Key may write again/);
