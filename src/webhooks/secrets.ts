@@ -51,7 +51,8 @@ export async function sealStoredSigningSecrets(prisma: PrismaClient, keyring: Ke
         logger.error({ err: error, endpoint_id: row.endpoint_id, column }, "webhook signing secret cannot be opened with this keyring");
         continue;
       }
-      const { count } = await prisma.webhookEndpoint.updateMany({ where: { endpoint_id: row.endpoint_id, [column]: stored }, data: { [column]: resealed } });
+      const set = (value: string) => (column === "signing_secret" ? { signing_secret: value } : { previous_signing_secret: value });
+      const { count } = await prisma.webhookEndpoint.updateMany({ where: { endpoint_id: row.endpoint_id, ...set(stored) }, data: set(resealed) });
       sealed += count;
     }
   }
