@@ -209,7 +209,7 @@ describe("what a dead worker leaves on the machine", () => {
     const dead = await queuedRender({ duration: 1, layers: [] }, { enqueue: false });
     const live = await queuedRender({ duration: 1, layers: [] }, { enqueue: false });
     // A process that has ended: its pid names no live process (pids are not reused this soon).
-    const deadPid = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const deadPid = spawnSync(process.execPath, ["-e", "0"]).pid;
     await prisma().operation.update({ where: { operation_id: dead.operationId }, data: { ...lease, lease_owner: `${os.hostname()}:${deadPid}:x` } });
     await prisma().operation.update({ where: { operation_id: live.operationId }, data: { ...lease, lease_owner: `${os.hostname()}:${process.pid}:x` } });
     const deadDir = await mkdtemp(path.join(os.tmpdir(), `cutroom-op-${dead.operationId}-w${deadPid}-`));

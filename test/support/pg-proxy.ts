@@ -14,9 +14,9 @@ export interface PgProxy {
    * Arms one cut: the first connection that sends a statement matching `statement` is cut at
    * `at`. Resolves once it has been cut.
    */
-  cut(options: { statement: RegExp; at: CutPoint }): Promise<void>;
+  cut(this: void, options: { statement: RegExp; at: CutPoint }): Promise<void>;
   /** Accepts connections again after an `after_commit` cut. */
-  restore(): void;
+  restore(this: void): void;
 }
 
 interface Pair {
