@@ -9,7 +9,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { resolveRedis, type RedisHandle } from "./redis/redis-server.js";
 import { createApp } from "./http/app.js";
-import { loadKeyring } from "./config/keyring.js";
+import { loadKeyring, type Keyring } from "./config/keyring.js";
 import { answerClientError, answerConnect } from "./http/client-errors.js";
 import { armFaultPoint } from "./testing/fault-points.js";
 import { logger } from "./logger.js";
@@ -22,6 +22,7 @@ import { OutboundGuard } from "./outbound/url-guard.js";
 import { createLiveEvents, type LiveEvents } from "./outbox/live.js";
 import { createFileService, serviceBaseUrl } from "./storage/from-config.js";
 import { deliverySettings } from "./webhooks/delivery.js";
+import { sealStoredSigningSecrets } from "./webhooks/secrets.js";
 import { createProviders } from "./providers/registry.js";
 
 export interface RunningService {
@@ -32,6 +33,8 @@ export interface RunningService {
   jobs: JobQueues;
   outbound: OutboundGuard;
   live: LiveEvents;
+  /** The server key (src/config/keyring.ts). */
+  keyring: Keyring;
   stop(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startService(config: Config): Promise<RunningService> {
 
     // The server key, held outside the database (docs/security.md, "The server key").
     const keyring = await loadKeyring({ configured: config.serverKeys, dataDir: config.dataDir });
+    await sealStoredSigningSecrets(database.prisma, keyring);
     const guards = createGuards(redisClient, database.prisma, config, keyring);
     // Its own connection: a subscribed connection serves nothing else.
     await guards.keyCache.listen(redisClient.duplicate());
@@ -69,7 +73,7 @@ export async function startService(config: Config): Promise<RunningService> {
       prisma: database.prisma,
       config,
       guards,
-      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config), providers, checkOutputs: config.checkActionOutputs },
+      services: { outbound, jobs, live, files, webhookSettings: deliverySettings(config, keyring), providers, checkOutputs: config.checkActionOutputs },
       health: { sql: database.sql, checks: { redis: () => redisClient.ping() } },
     });
     // Timeouts and the connection limit are set on purpose (docs/security.md), not left to Node's
@@ -101,7 +105,7 @@ export async function startService(config: Config): Promise<RunningService> {
     // A shelf that cannot be made (no ffmpeg) leaves the library empty; the API still starts.
     await seedStaticLibrary(database.prisma, files, config.publicBaseUrl ?? serviceBaseUrl({ host: config.host, port: address.port })).catch((error: unknown) => logger.error({ err: error }, "static library not seeded"));
     const workers: RunningWorkers | undefined = config.runWorkers
-      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers, quotas: guards.quotas }, live.publish)
+      ? await startWorkers(jobs, { prisma: database.prisma, config: workerConfig, outbound, providers, quotas: guards.quotas, keyring }, live.publish)
       : undefined;
     return {
       // The listener itself, whatever public base URL links carry.
@@ -112,6 +116,7 @@ export async function startService(config: Config): Promise<RunningService> {
       jobs,
       outbound,
       live,
+      keyring,
       async stop() {
         runningServer.closeAllConnections();
         await new Promise<void>((resolve) => runningServer.close(() => resolve()));

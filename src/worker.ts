@@ -15,6 +15,8 @@ import { QuotaService } from "./guards/quota.js";
 import { Redis } from "ioredis";
 import path from "node:path";
 import { checkMediaTools } from "./media/tool-versions.js";
+import { loadKeyring } from "./config/keyring.js";
+import { sealStoredSigningSecrets } from "./webhooks/secrets.js";
 
 const config = loadConfig();
 if (!config.redisUrl || !config.databaseUrl) {
@@ -29,6 +31,9 @@ const tools = await checkMediaTools().catch((error: Error) => {
 });
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
 await migrate(database.sql);
+// The API's keyring (the same variable, or the key file of a shared data directory).
+const keyring = await loadKeyring({ configured: config.serverKeys, dataDir: config.dataDir });
+await sealStoredSigningSecrets(database.prisma, keyring);
 const redis = await resolveRedis(config);
 const queues = new JobQueues(redis.url);
 const live = createLiveEvents(redis.url);
@@ -36,7 +41,7 @@ const outbound = new OutboundGuard({ allow: config.outboundAllow });
 const providers = createProviders(config.providers, { outbound, workDir: path.join(config.dataDir, "providers") });
 // Quotas are counted on the same Redis counters the API processes use.
 const redisClient = new Redis(redis.url);
-const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(database.prisma) }, live.publish);
+const workers = await startWorkers(queues, { prisma: database.prisma, config, outbound, providers, quotas: new QuotaService(database.prisma), keyring }, live.publish);
 console.log(`Cutroom worker running: ${JOBS.map((job) => job.name).join(", ")} (ffmpeg ${tools.ffmpeg}, ffprobe ${tools.ffprobe})`);
 
 const shutdown = async (signal: string) => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
     outbound: service.service.outbound,
     jobs: service.service.jobs,
     live: service.service.live,
-    webhookSettings: deliverySettings(config),
+    webhookSettings: deliverySettings(config, service.service.keyring),
     files: await createFileService(prisma(), config),
     providers: createProviders(config.providers, { outbound: service.service.outbound }),
     checkOutputs: true,

@@ -4,10 +4,14 @@
 //   retakes the operation and another worker finishes it; the credits are held once.
 // - A lost worker's operation with no attempts left is failed worker_lost and its hold released.
 // - A live lease is left alone; a queued operation whose job Redis lost is queued again.
+// - A dead worker's work directory goes when a worker starts, even under a lease not yet run out;
+//   one whose worker lives stays.
 // - After Redis loses everything, the workers re-create their schedules and the work goes on.
 // Short leases and sweeps (set below) stand for the defaults (60 s lease, 20 s sweep).
 import type { ChildProcess } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -74,6 +78,11 @@ async function processesOf(operationId: string): Promise<number[]> {
   return found;
 }
 
+/** Names of this operation's work directories on this machine. */
+async function workDirsOf(operationId: string): Promise<string[]> {
+  return (await readdir(os.tmpdir())).filter((name) => name.startsWith(`cutroom-op-${operationId}-`));
+}
+
 const enqueue = ((job, payload, options) => service.service.jobs.enqueue(job, payload, options)) as Parameters<typeof enqueueOperation>[0];
 
 /** A funded workspace, a video and a queued render of it with its operation (held credits). */
@@ -108,13 +117,21 @@ describe("a worker killed mid-render", () => {
     }, 45_000, 100);
     expect(running).toMatchObject({ attempts: 1, lease_owner: expect.stringContaining(`:${first.pid}:`) });
     expect((await render(renderId)).render_status).toBe("rendering");
+    // Its work directory names the worker using it.
+    const workDirs = await workDirsOf(operationId);
+    expect(workDirs).toEqual([expect.stringContaining(`-w${first.pid}-`)]);
 
     await stopWorker(first, "SIGKILL");
     // The parent-death signal killed ffmpeg at once; nothing keeps a core or the work directory busy.
     await waitFor("ffmpeg to die with its worker", async () => (await processesOf(operationId)).length === 0, 5000, 100);
+    expect(await workDirsOf(operationId)).toEqual(workDirs);
+    expect((await operation(operationId)).status).toBe("running");
 
-    // Another worker: its sweep finds the lease run out, queues the operation again, renders it.
+    // Another worker: at its start the dead worker's directory goes, though its operation is still
+    // marked running under the dead lease; its sweep then finds the lease run out, queues the
+    // operation again, renders it.
     await startWorkerProcess();
+    expect(await workDirsOf(operationId)).not.toContain(workDirs[0]);
     const done = await waitFor("the retaken render to finish", async () => {
       const row = await operation(operationId);
       return row.status === "completed" || row.status === "failed" ? row : undefined;
@@ -181,11 +198,30 @@ describe("what a dead worker leaves on the machine", () => {
   it("a work directory of an operation no longer running is removed when a worker starts", async () => {
     const { operationId } = await queuedRender({ duration: 1, layers: [] }, { enqueue: false });
     await prisma().operation.update({ where: { operation_id: operationId }, data: { status: "failed" } });
-    const { mkdtemp, stat } = await import("node:fs/promises");
-    const os = await import("node:os");
     const left = await mkdtemp(path.join(os.tmpdir(), `cutroom-op-${operationId}-`));
     const worker = await startWorkerProcess();
     await expect(stat(left)).rejects.toMatchObject({ code: "ENOENT" });
     await stopWorker(worker);
+  }, 60_000);
+
+  it("a directory whose worker died goes, though its operation still holds a lease; one a live process uses stays", async () => {
+    const lease = { status: "running", attempts: 1, lease_expires_at: new Date(Date.now() + 600_000) };
+    const dead = await queuedRender({ duration: 1, layers: [] }, { enqueue: false });
+    const live = await queuedRender({ duration: 1, layers: [] }, { enqueue: false });
+    // A process that has ended: its pid names no live process (pids are not reused this soon).
+    const deadPid = spawnSync(process.execPath, ["-e", "0"]).pid;
+    await prisma().operation.update({ where: { operation_id: dead.operationId }, data: { ...lease, lease_owner: `${os.hostname()}:${deadPid}:x` } });
+    await prisma().operation.update({ where: { operation_id: live.operationId }, data: { ...lease, lease_owner: `${os.hostname()}:${process.pid}:x` } });
+    const deadDir = await mkdtemp(path.join(os.tmpdir(), `cutroom-op-${dead.operationId}-w${deadPid}-`));
+    // This test process stands for a live worker using its directory.
+    const liveDir = await mkdtemp(path.join(os.tmpdir(), `cutroom-op-${live.operationId}-w${process.pid}-`));
+    try {
+      const worker = await startWorkerProcess();
+      await expect(stat(deadDir)).rejects.toMatchObject({ code: "ENOENT" });
+      expect((await stat(liveDir)).isDirectory()).toBe(true);
+      await stopWorker(worker);
+    } finally {
+      await rm(liveDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -2,7 +2,8 @@
 // keyring of 32-byte keys, each with an id, the first one current. What the service seals at rest
 // (idempotent answers and steps) is sealed with the current key and names its id, so a key can be
 // rotated: a new key goes first, the old ones stay in the ring until nothing sealed under them is
-// kept (24 hours for idempotent answers), then they are dropped.
+// kept (24 hours for idempotent answers; webhook signing secrets are sealed again under the new
+// key at the next start, src/webhooks/secrets.ts), then they are dropped.
 //
 // The ring is CUTROOM_SERVER_KEYS (`id:hex64[,id:hex64…]`), else the key file `server-keys` in the
 // data directory (one `id:hex64` a line), created with one random key at first start (mode 0600).
@@ -64,6 +65,11 @@ export function sealWithServerKey(keyring: Keyring, purpose: string, plain: stri
   const cipher = createCipheriv("aes-256-gcm", purposeKey(keyring.current.key, purpose), iv);
   const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `${SEALED_PREFIX}${keyring.current.id}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url")}`;
+}
+
+/** How every value sealed under the ring's current key starts (what needs no resealing). */
+export function currentSealPrefix(keyring: Keyring): string {
+  return `${SEALED_PREFIX}${keyring.current.id}:`;
 }
 
 /** The plain value of a sealed one, or undefined when `stored` was not sealed (kept before sealing). */

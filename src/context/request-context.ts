@@ -33,6 +33,11 @@ export interface IdempotentRun {
   nextStep: number;
   /** Has this attempt (or an earlier one) committed anything under the key? */
   wrote: boolean;
+  /**
+   * A write's COMMIT went unanswered (src/db/transaction.ts): the answer is not stored, so a retry
+   * with the key resumes and finds out what was saved.
+   */
+  commitLost?: boolean;
   /** Seals step results at rest, when the run has a client's Idempotency-Key to seal them under. */
   seal?: { sealBytes(plain: Uint8Array): Uint8Array<ArrayBuffer>; openBytes(stored: Uint8Array): Uint8Array };
 }
@@ -84,6 +89,11 @@ export interface RequestContext {
    * recorded by REST instead (rest/action-refusals.ts).
    */
   actionReached?: boolean;
+  /**
+   * Write transactions of this request that committed (src/db/transaction.ts): a fault after one
+   * is answered as such (src/errors/envelope.ts), since a blind retry would write again.
+   */
+  committedWrites?: number;
   /** Writes started where nothing can wait for them (a sync hook); awaited before the answer goes out. */
   pendingWrites?: Promise<unknown>[];
 }

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "./codes.js";
+import { currentRequestContext } from "../context/request-context.js";
 
 export interface ApiErrorOptions {
   param?: string;
@@ -44,4 +45,22 @@ export function notFound(kind: string, id: string, param?: string): ApiError {
   // An id is echoed back cut short: a client can send megabytes as one.
   const shown = id.length > 100 ? `${id.slice(0, 100)}… (${id.length} characters)` : id;
   return new ApiError("not_found", `No ${kind} with id '${shown}' in this workspace.`, { param });
+}
+
+/**
+ * A fault once a write may have been saved (docs/errors.md, "A write whose answer was lost"):
+ * `unknown` when the COMMIT itself went unanswered, `committed` when the service failed after a
+ * write of the request committed. Still a 500 `internal_error`, with `details.write_outcome`, and
+ * a hint that depends on whether an Idempotency-Key makes the retry safe.
+ */
+export function writeOutcomeError(outcome: "unknown" | "committed", cause?: unknown): ApiError {
+  const keyed = currentRequestContext()?.idempotency !== undefined;
+  const message =
+    outcome === "unknown"
+      ? "The database connection was lost while this write was being committed: it may or may not have been saved."
+      : "This request's write was saved, but the service failed before its answer was complete.";
+  const hint = keyed
+    ? "Retry with the same Idempotency-Key: it never writes twice, and answers what was saved."
+    : "A retry without an Idempotency-Key may write again: check what was saved first, and send an Idempotency-Key with unsafe requests so that retries are safe.";
+  return new ApiError("internal_error", message, { details: { write_outcome: outcome }, hint, cause });
 }

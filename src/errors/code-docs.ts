@@ -126,7 +126,7 @@ export const ERROR_CODE_DOCS: Record<ErrorCode, ErrorCodeDoc> = {
   },
   internal_error: {
     meaning: "The service failed while handling the request. The fault is logged with the request_id.",
-    action: "Repeat the request later (with the same Idempotency-Key for writes); if it persists, report the request_id.",
+    action: "Repeat the request later (with the same Idempotency-Key for writes); if it persists, report the request_id. With details.write_outcome (unknown, committed) a write may have been saved: retry only with the same Idempotency-Key, or check what was saved first.",
   },
   upstream_error: {
     meaning: "A provider the service relies on (a model, a storage or a publishing platform) failed.",

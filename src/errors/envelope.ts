@@ -1,8 +1,8 @@
 // One failure shape for every route (contract section 7). Anything that is not an ApiError is a
 // fault of the service: it is logged with the request id and reported as internal_error, never
-// with its own message or stack.
+// with its own message or stack (saying so when a write of the request had committed before it).
 import { GraphQLError } from "graphql";
-import { ApiError } from "./api-error.js";
+import { ApiError, writeOutcomeError } from "./api-error.js";
 import { ERROR_CODES } from "./codes.js";
 import { currentRequestContext } from "../context/request-context.js";
 import { logger } from "../logger.js";
@@ -39,7 +39,10 @@ export function findApiError(error: unknown): ApiError | undefined {
 export function toApiError(error: unknown): ApiError {
   const apiError = findApiError(error);
   if (apiError) return apiError;
-  logger.error({ err: error, request_id: currentRequestContext()?.requestId }, "unexpected fault");
+  const context = currentRequestContext();
+  logger.error({ err: error, request_id: context?.requestId }, "unexpected fault");
+  // A write of the request committed before the fault: the client must not take it for nothing done.
+  if (context?.committedWrites) return writeOutcomeError("committed");
   return new ApiError("internal_error", "The service failed to handle this request. It has been logged; retry later.");
 }
 

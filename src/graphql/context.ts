@@ -6,14 +6,15 @@ import type { JobQueues } from "../jobs/queues.js";
 import type { LiveEvents } from "../outbox/live.js";
 import type { FileService } from "../storage/from-config.js";
 import type { ProviderRegistry } from "../providers/registry.js";
+import type { Keyring } from "../config/keyring.js";
 
 /** Long-lived services some resolvers need. */
 export interface ServiceHandles {
   outbound: OutboundGuard;
   jobs: JobQueues;
   live: LiveEvents;
-  /** Webhook delivery settings, for the test send (src/webhooks/delivery.ts). */
-  webhookSettings: { retrySeconds: readonly number[]; timeoutMs: number };
+  /** Webhook delivery settings, for the test send, and the keyring that seals signing secrets (src/webhooks/delivery.ts). */
+  webhookSettings: { retrySeconds: readonly number[]; timeoutMs: number; keyring: Keyring };
   /** Stored files (render outputs) and their signed links. */
   files: FileService;
   /** Models and local tools, by capability (src/providers). */

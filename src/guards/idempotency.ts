@@ -2,7 +2,8 @@
 // response is kept for 24 hours and replayed for the same key and body; the same key with another
 // body is 409 idempotency_conflict; while the first request runs, 409 idempotency_in_progress.
 // Only responses of requests that began executing are kept (5xx included); a request refused
-// before that (authentication, validation, limits, conflicts) leaves the key free to retry.
+// before that (authentication, validation, limits, conflicts) leaves the key free to retry, and
+// so does one whose COMMIT went unanswered (the retry resumes and finds out what was saved).
 //
 // The record lives in PostgreSQL (idempotency_records, idempotency_steps), written in the same
 // transactions as the writes it guards (src/db/idempotent-steps.ts), so neither a crash at any
@@ -175,6 +176,8 @@ export class IdempotencyService {
   private async finish(run: SealedRun, release: () => Promise<void>, response: Response, refused: boolean): Promise<Response> {
     try {
       if ((refused || REFUSAL_STATUSES.has(response.status)) && !run.wrote) return response;
+      // A COMMIT went unanswered: a retry resumes and finds out what was saved, so nothing is stored.
+      if (run.commitLost) return response;
       const body = await response.text();
       const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
       const stored = { response_status: response.status, response_headers: headers, response_body: run.seal.sealText(body), completed_at: new Date() };

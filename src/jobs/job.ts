@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { OutboundGuard } from "../outbound/url-guard.js";
 import type { ProviderRegistry } from "../providers/registry.js";
 import type { QuotaService } from "../guards/quota.js";
+import type { Keyring } from "../config/keyring.js";
 
 export interface JobDependencies {
   prisma: PrismaClient;
@@ -18,6 +19,8 @@ export interface JobDependencies {
    * spend credits on the launching key's credits quota as its requests would (src/flows).
    */
   quotas: QuotaService;
+  /** The server keyring: opens what is sealed at rest (webhook signing secrets, src/config/keyring.ts). */
+  keyring: Keyring;
   /** Enqueues follow-up jobs (e.g. the next delivery attempt). */
   enqueue(this: void, job: JobDefinition<z.ZodType, never>, payload: Record<string, unknown>, options?: { jobId?: string; delay?: number }): Promise<unknown>;
 }

@@ -23,6 +23,22 @@ const PROGRESS_INTERVAL_MS = 500;
 /** Prefix of an attempt's working directory (also how orphans of a dead worker are recognised). */
 export const WORK_DIR_PREFIX = "cutroom-op-";
 
+/**
+ * An attempt's working directory: `cutroom-op-<operation id>-w<pid>-<random>`. The pid names the
+ * process that uses it, so a worker starting on this machine knows whether its user is alive
+ * (./orphans.ts).
+ */
+function workDirPrefix(operationId: string): string {
+  return path.join(os.tmpdir(), `${WORK_DIR_PREFIX}${operationId}-w${process.pid}-`);
+}
+
+const workDirsInUse = new Set<string>();
+
+/** Is this process using the directory (an attempt of it is running there)? */
+export function usesWorkDir(directory: string): boolean {
+  return workDirsInUse.has(directory);
+}
+
 /** What an operation's job needs beyond every job's dependencies: the kinds this process runs. */
 export interface OperationJobDependencies extends JobDependencies {
   /** The operation kinds this process runs, by kind (src/platform/operation-kinds.generated.ts). */
@@ -146,7 +162,13 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
       progress: (percent) => progress.report(percent),
       checkpoint: async (data) => checkLease(await saveCheckpoint(prisma, operationId, WORKER_ID, data)),
       spent: async (credits) => checkLease(await saveSpent(prisma, operationId, WORKER_ID, Math.min(credits, operation.credits_held))),
-      workDir: async () => (workDir ??= await mkdtemp(path.join(os.tmpdir(), `${WORK_DIR_PREFIX}${operationId}-`))),
+      workDir: async () => {
+        if (!workDir) {
+          workDir = await mkdtemp(workDirPrefix(operationId));
+          workDirsInUse.add(workDir);
+        }
+        return workDir;
+      },
       registry: providers,
       enqueue: dependencies.enqueue,
       quotas: dependencies.quotas,
@@ -165,7 +187,10 @@ async function attempt(operationId: string, kind: OperationKind<unknown>, depend
     return { operation_id: operationId, status: "failed", error_code: failure.code };
   } finally {
     clearInterval(heartbeat);
-    if (workDir) await rm(workDir, { recursive: true, force: true });
+    if (workDir) {
+      await rm(workDir, { recursive: true, force: true });
+      workDirsInUse.delete(workDir);
+    }
   }
 }
 

@@ -13,8 +13,8 @@ export const deliverJob = defineJob({
   // dispatcher, a resend or a recovery.
   forgetWhenDone: true,
   async handler({ delivery_id }, dependencies) {
-    const { prisma, config, outbound } = dependencies;
-    const settings = deliverySettings(config);
+    const { prisma, config, outbound, keyring } = dependencies;
+    const settings = deliverySettings(config, keyring);
     const claimed = await claimDelivery(prisma, delivery_id, settings);
     if (!claimed) return { skipped: "not due or held elsewhere" };
     const outcome = await attemptDelivery(prisma, outbound, settings, claimed);

@@ -8,6 +8,8 @@ import type { OutboundGuard } from "../outbound/url-guard.js";
 import { OutboundFetchError } from "../outbound/url-guard.js";
 import { eventEnvelope } from "../outbox/envelope.js";
 import { signatureHeader } from "./signature.js";
+import { openSigningSecret } from "./secrets.js";
+import type { Keyring } from "../config/keyring.js";
 
 /** Contract 3: an endpoint that fails this many times in a row is disabled. */
 const MAX_CONSECUTIVE_FAILURES = 20;
@@ -19,11 +21,13 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export interface DeliverySettings {
   retrySeconds: readonly number[];
   timeoutMs: number;
+  /** Opens the endpoints' signing secrets, sealed at rest (./secrets.ts). */
+  keyring: Keyring;
 }
 
 /** The one reading of the webhook settings, shared by the API (test sends) and the workers. */
-export function deliverySettings(config: Pick<Config, "webhookRetrySeconds" | "webhookTimeoutMs">): DeliverySettings {
-  return { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs };
+export function deliverySettings(config: Pick<Config, "webhookRetrySeconds" | "webhookTimeoutMs">, keyring: Keyring): DeliverySettings {
+  return { retrySeconds: config.webhookRetrySeconds, timeoutMs: config.webhookTimeoutMs, keyring };
 }
 
 /**
@@ -110,9 +114,9 @@ export async function attemptDelivery(
 
   const body = JSON.stringify(eventEnvelope(event));
   const timestamp = Math.floor(Date.now() / 1000);
-  const secrets = [endpoint.signing_secret];
+  const secrets = [openSigningSecret(settings.keyring, endpoint.signing_secret)];
   if (endpoint.previous_signing_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > new Date()) {
-    secrets.push(endpoint.previous_signing_secret);
+    secrets.push(openSigningSecret(settings.keyring, endpoint.previous_signing_secret));
   }
 
   let statusCode: number | null = null;

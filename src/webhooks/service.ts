@@ -13,6 +13,7 @@ import { isKnownPattern, patternCovers } from "../outbox/event-catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";
+import { sealSigningSecret } from "./secrets.js";
 import { attemptDelivery, claimDelivery, type AttemptOutcome } from "./delivery.js";
 import { deliverJob, deliveryJobId } from "./deliver-job.js";
 import { webhookEndpoints } from "./resource.js";
@@ -72,7 +73,8 @@ export async function createEndpoint(context: GraphQLContext, raw: unknown, quer
         events: input.events,
         description: input.description ?? null,
         enabled: input.enabled ?? true,
-        signing_secret: secret,
+        // Sealed at rest; shown in clear this once.
+        signing_secret: sealSigningSecret(context.services.webhookSettings.keyring, secret),
       },
     });
     return { ...(await reload(tx, endpointId, query)), revealed_secret: secret };
@@ -110,7 +112,8 @@ export async function rotateEndpointSecret(context: GraphQLContext, endpointId: 
     await tx.webhookEndpoint.update({
       where: { endpoint_id: endpointId },
       data: {
-        signing_secret: secret,
+        signing_secret: sealSigningSecret(context.services.webhookSettings.keyring, secret),
+        // Moved as stored (sealed); a delivery opens it like the current one.
         previous_signing_secret: grace > 0 ? (endpoint.signing_secret as string) : null,
         previous_secret_expires_at: grace > 0 ? new Date(Date.now() + grace * 1000) : null,
       },

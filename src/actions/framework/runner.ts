@@ -261,6 +261,10 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
       hold = await inWriteTransaction(prisma, auth, (tx) =>
         spendCredits(tx, { workspaceId: auth.workspaceId, amount: cost, actionType: action.name, keyId: auth.keyId, metadata: { kind: "hold" } }),
       );
+      // A failed call gives its hold back: a fault after it has saved nothing the caller must be
+      // told of (not `write_outcome: committed`, docs/errors.md).
+      const request = currentRequestContext();
+      if (request?.committedWrites) request.committedWrites--;
     }
     const run: ModelContext = {
       graphql: context,
@@ -287,9 +291,12 @@ async function runModelCall(context: GraphQLContext, action: LiveAction & { mode
     }
     return await inWriteTransaction(prisma, auth, (tx) => finish(tx, body));
   } catch (error) {
-    // Once the final transaction committed the call succeeded: nothing to give back.
+    // Once the final transaction committed the call succeeded: nothing to give back. A COMMIT that
+    // went unanswered under an Idempotency-Key is left to the retry, which resumes the call and
+    // settles the hold (a release now would be a step that resumption would take for the commit).
+    const resumable = currentRequestContext()?.idempotency?.commitLost === true;
     if (!committed) {
-      if (hold) await releaseHold(context, action, cost, hold, referenceId, usage).catch((release: unknown) => logger.error({ err: release, action: action.name }, "hold not released"));
+      if (hold && !resumable) await releaseHold(context, action, cost, hold, referenceId, usage).catch((release: unknown) => logger.error({ err: release, action: action.name }, "hold not released"));
       if (call) await releaseCallKey(prisma, call).catch(() => undefined);
     }
     throw error;
