@@ -121,6 +121,16 @@ describe("scripts.to_video", () => {
     expect(refused(await call(client, "scripts.set_paragraph_visual", { script_id: scriptId, paragraph_id: plain.scenes[0].paragraph_id, src: "background:bg_nope" }), 422, "validation_failed").param).toBe("src");
   });
 
+  it("with no image model, generate_images gives shelf backgrounds saying so, and costs the hand-over's 2 credits alone", async () => {
+    const { client } = await funded(service, 100);
+    const { scriptId } = await voicedScript(client, undefined, ["The sea is calm tonight."], false);
+    const handed = ok(await call(client, "scripts.to_video", { script_id: scriptId, request: { generate_images: true } }));
+    expect(handed.credits).toMatchObject({ cost: 2, charged: 2 });
+    expect(handed.generated_images).toEqual([]);
+    expect(handed.scenes[0].visual).toMatchObject({ from: "background", src: "background:bg_shelf_ocean_gradient" });
+    expect(handed.scenes[0].visual.why).toMatch(/; no image model configured$/);
+  });
+
   it("quotes a test key and writes nothing", async () => {
     const fixture = await funded(service, 100);
     const { scriptId } = await voicedScript(fixture.client, "Quoted", ["A line."]);
