@@ -103,14 +103,14 @@ describe("a faceless video, story to MP4", () => {
     const layers = (row.composition as Row).layers as Row[];
     // Built by the scene builder (src/scenes): the pictures (the clip itself, not its poster,
     // dissolving in over the colour of the undrawn scene, played once), the voice-overs, and the
-    // narration as one subtitles layer of timed words.
-    expect(layers.map((layer) => layer.type)).toEqual(["color", "video", "audio", "audio", "subtitles"]);
+    // narration as subtitles of timed words, a layer per scene.
+    expect(layers.map((layer) => layer.type)).toEqual(["color", "video", "audio", "audio", "subtitles", "subtitles"]);
     const clipStart = scenes[0]!.audio.duration_ms / 1000;
     expect(layers[1]).toMatchObject({ start: clipStart, loop: false, transition_in: { type: "dissolve" } });
     expect(layers[1]!.end).toBeCloseTo(total / 1000, 3);
     expect(layers[0]!.transition_out).toEqual(layers[1]!.transition_in);
     expect(layers.filter((layer) => layer.type === "audio").map((layer) => layer.role)).toEqual(["voice", "voice"]);
-    const words = (layers[4]!.words as Row[]).map((word) => word.word);
+    const words = layers.filter((layer) => layer.type === "subtitles").flatMap((layer) => (layer.words as Row[]).map((word) => word.word));
     expect(words.join(" ")).toBe(scenes.map((item) => item.text).join(" ").replace(/\s+/g, " "));
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
@@ -153,10 +153,9 @@ describe("the faceless composition", () => {
     expect(visuals[3]!.motion).toMatchObject({ type: expect.any(String) });
     expect(layers.filter((layer) => layer.type === "audio").map((layer) => [layer.src, layer.start, layer.end, layer.role])).toEqual([0, 1, 2, 3].map((index) => [`https://files.example.com/a${index}.mp3`, index * 2, index * 2 + 2, "voice"]));
     // The words of each scene spread evenly over it (the scene text has no word timings).
-    const subtitles = layers.at(-1)!;
-    expect(subtitles).toMatchObject({ type: "subtitles", start: 0, end: 8, style: { preset: "plain" } });
-    expect(subtitles.words).toHaveLength(16);
-    expect(subtitles.words.slice(4, 8)).toEqual([
+    const subtitles = layers.filter((layer) => layer.type === "subtitles");
+    expect(subtitles.map((layer) => [layer.start, layer.end, layer.words.length, layer.style.preset])).toEqual([0, 1, 2, 3].map((index) => [index * 2, index * 2 + 2, 4, "plain"]));
+    expect(subtitles[1]!.words).toEqual([
       { word: "Words", start: 2, end: 2.5 },
       { word: "of", start: 2.5, end: 3 },
       { word: "scene", start: 3, end: 3.5 },

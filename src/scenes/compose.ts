@@ -19,6 +19,8 @@ export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
 
 /** The composition format's longest duration (src/video-model). */
 const MAX_SECONDS = 600;
+/** The composition format's most layers (src/video-model). */
+const MAX_LAYERS = 100;
 /** How long scenes overlap in their transition, at most (and at most half the shorter scene). */
 export const TRANSITION_SECONDS = 0.6;
 /** The title card's time over the first scene, at most. */
@@ -83,8 +85,14 @@ export function sceneTimings(scenes: readonly Pick<NarratedScene, "duration">[])
   });
 }
 
-/** Captions: the spoken words grouped as they are said, and the fixed captions each for its whole scene. */
-function captionLayers(scenes: readonly NarratedScene[], timings: readonly SceneTiming[], options: SceneOptions, end: number): Record<string, unknown>[] {
+/**
+ * Captions: the spoken words grouped as they are said, a `subtitles` layer per scene lying in that
+ * scene's time alone, so that a change of one scene leaves the others' layers as they were (a split
+ * render reuses the segments before it: docs/scripts.md, "Re-handover and split renders"); when a
+ * layer per scene would pass the composition's 100 layers (`room`), one layer for all of them. The
+ * fixed captions, each for its whole scene, in one layer of groups.
+ */
+function captionLayers(scenes: readonly NarratedScene[], timings: readonly SceneTiming[], options: SceneOptions, end: number, room: number): Record<string, unknown>[] {
   if (options.captions === "none") return [];
   const placed = (index: number, words: readonly TimedWord[]) => {
     const { start, end: sceneEnd } = timings[index]!;
@@ -94,7 +102,8 @@ function captionLayers(scenes: readonly NarratedScene[], timings: readonly Scene
       return word.word.trim() && to >= from ? [{ word: word.word.trim(), start: from, end: to }] : [];
     });
   };
-  const spoken = scenes.flatMap((scene, index) => (scene.caption ? [] : placed(index, scene.words)));
+  const spokenByScene = scenes.map((scene, index) => (scene.caption ? [] : placed(index, scene.words)));
+  const spoken = spokenByScene.flat();
   const fixed = scenes.flatMap((scene, index) => {
     const { start, end: sceneEnd } = timings[index]!;
     const words = scene.caption ? placed(index, spreadWords(scene.caption, sceneEnd - start)) : [];
@@ -112,8 +121,16 @@ function captionLayers(scenes: readonly NarratedScene[], timings: readonly Scene
   });
   const style = { ...base, font, font_size: Math.round(size.width >= size.height ? 64 : 72), max_lines: 2 };
   const layers: Record<string, unknown>[] = [];
-  const words = drawable(spoken);
-  if (words.length > 0) layers.push({ type: "subtitles", start: 0, end, words, words_per_group: WORDS_PER_CAPTION, style });
+  const spans = spokenByScene.flatMap((words, index) => {
+    const { start, end: sceneEnd } = timings[index]!;
+    const shown = drawable(words);
+    return shown.length > 0 && sceneEnd > start ? [{ start, end: sceneEnd, words: shown }] : [];
+  });
+  if (spans.length + (fixed.length > 0 ? 1 : 0) <= room) {
+    for (const span of spans) layers.push({ type: "subtitles", ...span, words_per_group: WORDS_PER_CAPTION, style });
+  } else if (spans.length > 0) {
+    layers.push({ type: "subtitles", start: 0, end, words: spans.flatMap((span) => span.words), words_per_group: WORDS_PER_CAPTION, style });
+  }
   const groups = fixed.map((group) => ({ ...group, words: drawable(group.words) })).filter((group) => group.words.length > 0);
   if (groups.length > 0) layers.push({ type: "subtitles", start: 0, end, groups, style });
   return layers;
@@ -163,7 +180,8 @@ export function composeScenes(scenes: readonly NarratedScene[], options: SceneOp
     const fadeOut = round(Math.min(3, duration / 3));
     layers.push({ type: "audio", start: 0, end: duration, src: options.music.src, volume: options.music.volume, role: "music", fade_in: round(Math.min(1, duration / 3)), fade_out: fadeOut });
   }
-  layers.push(...captionLayers(shown.map((item) => item.scene), timings, options, narration));
+  const cards = (options.title ? 1 : 0) + (closing && options.closing ? 1 : 0);
+  layers.push(...captionLayers(shown.map((item) => item.scene), timings, options, narration, MAX_LAYERS - layers.length - cards));
   const first = timings[0]!;
   if (options.title) {
     const end = round(Math.min(TITLE_SECONDS, first.end - first.start, narration));
