@@ -192,14 +192,16 @@ export default defineAction({
         stored.push(file.key);
         drawn.set(paragraphId, { generation_id: generationId, prompt, stored: file, provider: result.meta.provider, model: result.meta.model });
       };
-      try {
-        const queue = [...toDraw];
-        await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-          for (let next = queue.shift(); next; next = queue.shift()) await draw(next);
-        }));
-      } catch (error) {
+      // After a failure no new image is begun, and the one still being drawn is waited for, so
+      // that every file stored is removed before the call fails.
+      const queue = [...toDraw];
+      const failures: unknown[] = [];
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+        for (let next = queue.shift(); next && failures.length === 0; next = queue.shift()) await draw(next).catch((error: unknown) => failures.push(error));
+      }));
+      if (failures.length > 0) {
         await Promise.all(stored.map((key) => files.storage.delete(key).catch(() => undefined)));
-        throw error;
+        throw failures[0];
       }
     }
 
