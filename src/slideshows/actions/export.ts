@@ -18,7 +18,7 @@ import { createRecordIn } from "../../resources/service.js";
 import { isRenderFormat, parseComposition, presentRender, renders } from "../../renders/index.js";
 import { composeScenes } from "../../scenes/index.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../video-model/index.js";
+import { MAX_DURATION_SECONDS, videos } from "../../video-model/index.js";
 import { LINK_SECONDS } from "../../faceless/index.js";
 import { slideshowExportOperation } from "../operations.js";
 import { assertIdle, loadSlideshow } from "../load.js";
@@ -68,6 +68,10 @@ export default defineAction({
     }
     if (slideshow.slides.length === 0) throw new ApiError("invalid_request", "The slideshow has no slides to export.", { param: "slideshowId" });
     const format = isRenderFormat(slideshow.slideshow_format) ? slideshow.slideshow_format : "portrait";
+    const seconds = slideshow.slides.reduce((sum, slide) => sum + slideSeconds(slide), 0);
+    if (seconds > MAX_DURATION_SECONDS) {
+      throw new ApiError("invalid_request", `The slides last ${seconds} s; a video holds at most ${MAX_DURATION_SECONDS} s.`, { param: "slideshowId", details: { duration_seconds: seconds, max_seconds: MAX_DURATION_SECONDS } });
+    }
     const files = graphql.services.files;
     // Each slide a silent scene of its duration: its picture, its text as a caption for the whole slide.
     const made = composeScenes(
