@@ -14,6 +14,8 @@ import { probeMedia } from "../src/media/probe.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { facelessComposition } from "../src/faceless/composition.js";
 import { TRANSITION_SECONDS } from "../src/scenes/index.js";
+import { withSubtitles } from "../src/subtitles/apply.js";
+import { compositionShape, subtitleStyle } from "../src/video-model/index.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
@@ -161,6 +163,17 @@ describe("the faceless composition", () => {
       { word: "scene", start: 3, end: 3.5 },
       { word: "2.", start: 3.5, end: 4 },
     ]);
+  });
+
+  it("a subtitle track written onto it (subtitles.generate) replaces every scene's captions", () => {
+    const composition = facelessComposition([scene(0, "image"), scene(1, "image")] as never, "landscape", (key) => `https://files.example.com/${key}`)!;
+    expect((composition.layers as Row[]).filter((layer) => layer.type === "subtitles")).toHaveLength(2);
+    const group = { start: 0, end: 4, words: [{ word: "Transcribed", start: 0, end: 4, emphasis: false }] };
+    const { composition: written, layerIndex } = withSubtitles(compositionShape.parse(composition), undefined, [group], subtitleStyle.parse({}));
+    const captions = written.layers.filter((layer) => layer.type === "subtitles");
+    expect(captions).toHaveLength(1);
+    expect(written.layers[layerIndex]).toBe(captions[0]);
+    expect(written.layers.filter((layer) => layer.type !== "subtitles")).toHaveLength((composition.layers as Row[]).length - 2);
   });
 });
 
