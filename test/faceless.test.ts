@@ -12,7 +12,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeMedia } from "../src/media/probe.js";
 import { FFMPEG_PATH } from "../src/media/binaries.js";
-import { CROSSFADE_SECONDS, facelessComposition } from "../src/faceless/composition.js";
+import { facelessComposition } from "../src/faceless/composition.js";
+import { TRANSITION_SECONDS } from "../src/scenes/index.js";
+import { withSubtitles } from "../src/subtitles/apply.js";
+import { compositionShape, subtitleStyle } from "../src/video-model/index.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type Client } from "./support/service.js";
 import { balanceOf, funded, ok, refused, renderEnded } from "./support/action-calls.js";
@@ -100,11 +103,16 @@ describe("a faceless video, story to MP4", () => {
     expect(drawn.runtime_ms).toBe(total);
     expect(scenes[1]!.visual).toMatchObject({ kind: "video", content_type: "video/mp4", poster: { content_type: "image/png" } });
     const layers = (row.composition as Row).layers as Row[];
-    // The clip itself (not its poster), the voice-overs, and the narration as libass subtitles.
-    expect(layers.map((layer) => layer.type)).toEqual(["color", "audio", "video", "audio", "subtitles"]);
+    // Built by the scene builder (src/scenes): the pictures (the clip itself, not its poster,
+    // dissolving in over the colour of the undrawn scene, played once), the voice-overs, and the
+    // narration as subtitles of timed words, a layer per scene.
+    expect(layers.map((layer) => layer.type)).toEqual(["color", "video", "audio", "audio", "subtitles", "subtitles"]);
     const clipStart = scenes[0]!.audio.duration_ms / 1000;
-    expect(layers[2]).toMatchObject({ start: clipStart, end: total / 1000, fade_in: 0 });
-    const words = (layers[4]!.groups as Row[]).flatMap((group) => group.words.map((word: Row) => word.word));
+    expect(layers[1]).toMatchObject({ start: clipStart, loop: false, transition_in: { type: "dissolve" } });
+    expect(layers[1]!.end).toBeCloseTo(total / 1000, 3);
+    expect(layers[0]!.transition_out).toEqual(layers[1]!.transition_in);
+    expect(layers.filter((layer) => layer.type === "audio").map((layer) => layer.role)).toEqual(["voice", "voice"]);
+    const words = layers.filter((layer) => layer.type === "subtitles").flatMap((layer) => (layer.words as Row[]).map((word) => word.word));
     expect(words.join(" ")).toBe(scenes.map((item) => item.text).join(" ").replace(/\s+/g, " "));
 
     const render = ok(await call(client, "renders.create", { video_id: videoId }));
@@ -130,19 +138,42 @@ describe("the faceless composition", () => {
     visual: visual && { ...media(visual === "video" ? `v${index}.mp4` : `i${index}.png`, visual === "video" ? "video/mp4" : "image/png"), kind: visual, model: "m", prompt: "p", poster: media(`p${index}.png`, "image/png"), duration_ms: visual === "video" ? 5000 : null },
   });
 
-  it("dissolves each picture into the next, moves stills (Ken Burns), cuts to and from colour, and subtitles every scene", () => {
+  it("is the scene builder's: each visual dissolves into the next (colour too), stills move (Ken Burns), a clip plays once, voices are voices, and every scene is subtitled", () => {
     const composition = facelessComposition([scene(0, "video"), scene(1, "image"), scene(2, null), scene(3, "image")] as never, "portrait", (key) => `https://files.example.com/${key}`)!;
-    const visuals = (composition.layers as Row[]).filter((layer) => layer.type !== "audio" && layer.type !== "subtitles");
-    expect(visuals.map((layer) => [layer.type, layer.start, layer.end, layer.fade_in])).toEqual([
-      ["video", 0, 2 + CROSSFADE_SECONDS, 0],
-      ["image", 2, 4, CROSSFADE_SECONDS],
-      ["color", 4, 6, undefined],
-      ["image", 6, 8, 0],
+    expect(composition).toMatchObject({ version: 2, duration: 8 });
+    const layers = composition.layers as Row[];
+    const visuals = layers.filter((layer) => layer.type !== "audio" && layer.type !== "subtitles");
+    const fade = TRANSITION_SECONDS;
+    expect(visuals.map((layer) => [layer.type, layer.start, layer.end, layer.transition_in?.duration ?? 0, layer.transition_out?.duration ?? 0])).toEqual([
+      ["video", 0, 2 + fade, 0, fade],
+      ["image", 2, 4 + fade, fade, fade],
+      ["color", 4, 6 + fade, fade, fade],
+      ["image", 6, 8, fade, 0],
     ]);
+    expect(visuals[0]).toMatchObject({ src: "https://files.example.com/v0.mp4", loop: false, fit: "cover" });
     expect(visuals[1]!.motion).toMatchObject({ type: "zoom_out" });
-    const subtitles = (composition.layers as Row[]).at(-1)!;
-    expect(subtitles).toMatchObject({ type: "subtitles", start: 0, end: 8 });
-    expect(subtitles.groups.map((group: Row) => [group.start, group.end])).toEqual([[0, 1.5], [1.5, 2], [2, 3.5], [3.5, 4], [4, 5.5], [5.5, 6], [6, 7.5], [7.5, 8]]);
+    expect(visuals[3]!.motion).toMatchObject({ type: expect.any(String) });
+    expect(layers.filter((layer) => layer.type === "audio").map((layer) => [layer.src, layer.start, layer.end, layer.role])).toEqual([0, 1, 2, 3].map((index) => [`https://files.example.com/a${index}.mp3`, index * 2, index * 2 + 2, "voice"]));
+    // The words of each scene spread evenly over it (the scene text has no word timings).
+    const subtitles = layers.filter((layer) => layer.type === "subtitles");
+    expect(subtitles.map((layer) => [layer.start, layer.end, layer.words.length, layer.style.preset])).toEqual([0, 1, 2, 3].map((index) => [index * 2, index * 2 + 2, 4, "plain"]));
+    expect(subtitles[1]!.words).toEqual([
+      { word: "Words", start: 2, end: 2.5 },
+      { word: "of", start: 2.5, end: 3 },
+      { word: "scene", start: 3, end: 3.5 },
+      { word: "2.", start: 3.5, end: 4 },
+    ]);
+  });
+
+  it("a subtitle track written onto it (subtitles.generate) replaces every scene's captions", () => {
+    const composition = facelessComposition([scene(0, "image"), scene(1, "image")] as never, "landscape", (key) => `https://files.example.com/${key}`)!;
+    expect((composition.layers as Row[]).filter((layer) => layer.type === "subtitles")).toHaveLength(2);
+    const group = { start: 0, end: 4, words: [{ word: "Transcribed", start: 0, end: 4, emphasis: false }] };
+    const { composition: written, layerIndex } = withSubtitles(compositionShape.parse(composition), undefined, [group], subtitleStyle.parse({}));
+    const captions = written.layers.filter((layer) => layer.type === "subtitles");
+    expect(captions).toHaveLength(1);
+    expect(written.layers[layerIndex]).toBe(captions[0]);
+    expect(written.layers.filter((layer) => layer.type !== "subtitles")).toHaveLength((composition.layers as Row[]).length - 2);
   });
 });
 

@@ -94,12 +94,14 @@ describe("scripts.to_video", () => {
     for (const still of pictures.filter((layer) => layer.type === "image")) expect(still.motion).toBeDefined();
     const voices = layers.filter((layer) => layer.type === "audio");
     expect(voices.map((layer) => [layer.src, layer.role])).toEqual(handed.scenes.map((scene: Row) => [`take:${scene.recording.take_id}`, "voice"]));
-    // Captions: the takes' own word timings, shifted to each scene's start.
-    const captions = layers.find((layer) => layer.type === "subtitles")!;
-    expect(captions.style).toMatchObject({ preset: "karaoke", highlight_current_word: true });
-    expect(captions.words.map((word: Row) => word.word).join(" ")).toBe(handed.scenes.map((scene: Row) => scene.caption).join(" "));
+    // Captions: the takes' own word timings, shifted to each scene's start, a layer per scene lying
+    // in its scene's time (a change of one scene leaves the others' captions as they were).
+    const captions = layers.filter((layer) => layer.type === "subtitles");
+    expect(captions.map((layer) => [layer.start, layer.end])).toEqual(handed.scenes.map((scene: Row) => [scene.start_ms / 1000, scene.end_ms / 1000]));
+    for (const layer of captions) expect(layer.style).toMatchObject({ preset: "karaoke", highlight_current_word: true });
+    expect(captions.map((layer) => layer.words.map((word: Row) => word.word).join(" "))).toEqual(handed.scenes.map((scene: Row) => scene.caption));
     const takes = await prisma().scriptTake.findMany({ where: { take_id: handed.scenes[1].recording.take_id } });
-    const firstOfSecond = captions.words.find((word: Row) => word.start >= handed.scenes[1].start_ms / 1000);
+    const firstOfSecond = captions[1]!.words[0];
     expect(firstOfSecond.start).toBeCloseTo(handed.scenes[1].start_ms / 1000 + (takes[0]!.words as Row[])[0]!.start, 2);
     const title = layers.find((layer) => layer.type === "text")!;
     expect(title).toMatchObject({ text: "Tides", start: 0 });
@@ -119,6 +121,16 @@ describe("scripts.to_video", () => {
     expect(refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { captions: "neon" } }), 422, "validation_failed").details.issues[0].path).toBe("request.captions");
     expect(refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { music_ref: `asset:${newId("asset")}` } }), 422, "validation_failed").details.issues[0].path).toBe("request.music_ref");
     expect(refused(await call(client, "scripts.set_paragraph_visual", { script_id: scriptId, paragraph_id: plain.scenes[0].paragraph_id, src: "background:bg_nope" }), 422, "validation_failed").param).toBe("src");
+  });
+
+  it("with no image model, generate_images gives shelf backgrounds saying so, and costs the hand-over's 2 credits alone", async () => {
+    const { client } = await funded(service, 100);
+    const { scriptId } = await voicedScript(client, undefined, ["The sea is calm tonight."], false);
+    const handed = ok(await call(client, "scripts.to_video", { script_id: scriptId, request: { generate_images: true } }));
+    expect(handed.credits).toMatchObject({ cost: 2, charged: 2 });
+    expect(handed.generated_images).toEqual([]);
+    expect(handed.scenes[0].visual).toMatchObject({ from: "background", src: "background:bg_shelf_ocean_gradient" });
+    expect(handed.scenes[0].visual.why).toMatch(/; no image model configured$/);
   });
 
   it("quotes a test key and writes nothing", async () => {

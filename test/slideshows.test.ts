@@ -82,11 +82,20 @@ describe("a slideshow, slides to MP4", () => {
     expect(exported).toMatchObject({ object: "slideshow_export", format: "mp4", duration_seconds: 7.5, render: { render_status: "queued" }, credits: { charged: 5, held: true } });
     const done = await settled(client, id, "exporting");
     expect(done.slideshow_status, JSON.stringify(done)).toBe("exported");
-    // Each slide slowly zoomed (Ken Burns) and dissolving into the next: it runs half a second into
-    // the next slide, which fades in over it.
+    // Built by the scene builder (src/scenes): each slide moving (Ken Burns) and dissolving into
+    // the next (it runs into the next slide, which comes in over it), its text a caption for the
+    // whole slide.
     const exportVideo = await prisma().video.findUniqueOrThrow({ where: { video_id: exported.video_id } });
-    const pictures = ((exportVideo.composition as Row).layers as Row[]).filter((layer) => layer.type === "image");
-    expect(pictures.map((layer) => [layer.start, layer.end, layer.fade_in, layer.motion.type])).toEqual([[0, 2.5, 0, "zoom_in"], [2, 4, 0.5, "zoom_out"], [3.5, 7.5, 0.5, "zoom_in"]]);
+    const layers = (exportVideo.composition as Row).layers as Row[];
+    const pictures = layers.filter((layer) => layer.type === "image");
+    expect(pictures.map((layer) => [layer.start, layer.end, layer.transition_in?.duration ?? 0, layer.transition_out?.duration ?? 0, layer.motion.type])).toEqual([
+      [0, 2.6, 0, 0.6, "zoom_in"],
+      [2, 4.1, 0.6, 0.6, "zoom_out"],
+      [3.5, 7.5, 0.6, 0, "pan_right"],
+    ]);
+    const captions = layers.filter((layer) => layer.type === "subtitles");
+    expect(captions).toHaveLength(1);
+    expect(captions[0]!.groups.map((group: Row) => [group.start, group.end, group.words.map((word: Row) => word.word).join(" ")])).toEqual([[0, 2, "A lighthouse at dusk"], [3.5, 7.5, "Gulls"]]);
     const render = await prisma().render.findUniqueOrThrow({ where: { render_id: exported.render.render_id } });
     expect(render).toMatchObject({ render_status: "completed", video_id: exported.video_id, video_format: "square" });
     const probe = await probeExport(done.export_url);

@@ -1,5 +1,5 @@
 // The public face of faceless: what other domains may import from it (docs/architecture.md, "Layers").
-export { crossfades, sceneTimings } from "./composition.js";
+export { sceneTimings } from "./composition.js";
 export { drawStill, voiceSettingsOf, voiceText } from "./media.js";
 export { statusMoves } from "./operations.js";
 export { facelessPipelineOperation } from "./pipeline-operation.js";

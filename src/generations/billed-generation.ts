@@ -73,20 +73,27 @@ export async function billedGeneration<Value, T>(
     await recordFailure(context, spec, generationId, error).catch((failure: unknown) => logger.error({ err: failure, action: spec.action }, "failed generation not recorded"));
     throw error;
   }
-  return context.commit(async (tx) => {
-    const row = await tx.generation.create({
-      data: {
-        ...baseData(context, generationId, spec),
-        status: "completed",
-        credits_consumed: context.cost,
-        output_urls: made.outputUrls,
-        thumbnail_url: made.outputUrls[0] ?? null,
-        generation_metadata: { action: spec.action, ...spec.metadata, ...made.metadata },
-      },
-    });
-    await emit(tx, "generation.completed", row);
-    return answer(tx, row, made.value);
+  return context.commit(async (tx) => answer(tx, await completedGeneration(tx, context, spec, generationId, made, context.cost), made.value));
+}
+
+/**
+ * The completed `generations` row of model work done outside the transaction, with
+ * generation.completed, in the call's write: one per billed generation, or one per image of a call
+ * that draws several (scripts.to_video), each with the credits it cost.
+ */
+export async function completedGeneration(tx: Tx, context: ModelContext, spec: GenerationSpec, generationId: string, made: Omit<Made<unknown>, "value">, credits: number): Promise<Row> {
+  const row = await tx.generation.create({
+    data: {
+      ...baseData(context, generationId, spec),
+      status: "completed",
+      credits_consumed: credits,
+      output_urls: made.outputUrls,
+      thumbnail_url: made.outputUrls[0] ?? null,
+      generation_metadata: { action: spec.action, ...spec.metadata, ...made.metadata },
+    },
   });
+  await emit(tx, "generation.completed", row);
+  return row;
 }
 
 async function recordFailure(context: ModelContext, spec: GenerationSpec, generationId: string, error: unknown) {

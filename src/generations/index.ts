@@ -1,5 +1,5 @@
 // The public face of generations: what other domains may import from it (docs/architecture.md, "Layers").
-export { billedGeneration } from "./billed-generation.js";
+export { billedGeneration, completedGeneration } from "./billed-generation.js";
 export { imagePromptOutput, promptFromImage, promptFromTheme } from "./image-prompt.js";
 export type { ImageSource } from "./media-generation.js";
 export { checkFolder, checkModelRef, queueGeneration } from "./queue-generation.js";

@@ -1,13 +1,14 @@
-// The one way narrated scenes become a composition (docs/scripts.md, "Hand-over"; used by
-// scripts.to_video, faceless videos and slideshows where they overlap). Scenes follow one another,
-// each as long as its narration. Per scene: its visual filling the frame (a still with a slow Ken
-// Burns motion, a clip looped and muted, or a colour), running into the next scene by the
-// transition so the two meet as a cross transition (`dissolve` by default); its voice as a
-// `voice` audio layer. Over them: captions as one `subtitles` layer from the scenes' word timings
-// (preset `karaoke` by default, inside the format's safe area: the renderer keeps captions there
-// and shrinks a long one), a title card over the first seconds, an optional closing card after
-// the narration, and a music bed ducked under the voices and faded out at the end. Version 2, so
-// the mix is brought to -14 LUFS.
+// The one way narrated scenes become a composition (docs/scripts.md, "Hand-over"; docs/faceless.md):
+// scripts.to_video, faceless videos and slideshow exports all build theirs here. Scenes follow one
+// another, each as long as its narration. Per scene: its visual filling the frame (a still with a
+// slow Ken Burns motion, a clip looped and muted or played once and held, or a colour), running
+// into the next scene by the transition so the two meet as a cross transition (`dissolve` by
+// default); its voice as a `voice` audio layer. Over them: captions as one `subtitles` layer from
+// the scenes' word timings (preset `karaoke` by default, inside the format's safe area: the
+// renderer keeps captions there and shrinks a long one), or for a scene with a fixed caption (a
+// slide's text) that text for the whole scene; a title card over the first seconds, an optional
+// closing card after the narration, and a music bed ducked under the voices and faded out at the
+// end. Version 2, so the mix is brought to -14 LUFS.
 //
 // Pure: the same scenes and options give the same composition, layer for layer, so a scene that
 // did not change draws exactly as before (a re-handover changes only what changed).
@@ -18,6 +19,8 @@ export type CaptionPreset = (typeof CAPTION_PRESETS)[number];
 
 /** The composition format's longest duration (src/video-model). */
 const MAX_SECONDS = 600;
+/** The composition format's most layers (src/video-model). */
+const MAX_LAYERS = 100;
 /** How long scenes overlap in their transition, at most (and at most half the shorter scene). */
 export const TRANSITION_SECONDS = 0.6;
 /** The title card's time over the first scene, at most. */
@@ -28,7 +31,8 @@ const WORDS_PER_CAPTION = 4;
 const FILLS = ["#14213D", "#1B263B", "#22333B", "#2B2D42"];
 const MOTIONS = ["zoom_in", "zoom_out", "pan_right", "pan_left"] as const;
 
-export type SceneVisual = { kind: "image" | "video"; src: string } | { kind: "color"; color?: string };
+/** A clip loops (muted) by default; `loop: false` plays it once and holds its last frame. */
+export type SceneVisual = { kind: "image"; src: string } | { kind: "video"; src: string; loop?: boolean } | { kind: "color"; color?: string };
 
 export interface NarratedScene {
   /** Seconds the scene lasts (its narration). */
@@ -37,6 +41,8 @@ export interface NarratedScene {
   voice: string | null;
   /** Spoken words, in seconds from the scene's start. */
   words: readonly TimedWord[];
+  /** A caption shown whole for the scene (a slide's text) instead of its words as spoken. */
+  caption?: string | null;
   visual: SceneVisual;
 }
 
@@ -55,6 +61,19 @@ export interface SceneTiming {
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
+/** The subtitles layer's limit on a word (src/video-model/timeline/text-layers.ts). */
+const MAX_WORD_CHARACTERS = 200;
+
+/**
+ * The words of a text spread evenly over `seconds` from 0: the timing of narration nothing timed
+ * (a faceless scene's text, a slide's caption).
+ */
+export function spreadWords(text: string, seconds: number): TimedWord[] {
+  const words = text.split(/\s+/u).filter(Boolean).map((word) => word.slice(0, MAX_WORD_CHARACTERS));
+  if (words.length === 0 || seconds <= 0) return [];
+  const step = seconds / words.length;
+  return words.map((word, index) => ({ word, start: round(index * step), end: index + 1 === words.length ? round(seconds) : round((index + 1) * step) }));
+}
 
 /** Start and end (seconds) of each scene, back to back. */
 export function sceneTimings(scenes: readonly Pick<NarratedScene, "duration">[]): SceneTiming[] {
@@ -66,28 +85,55 @@ export function sceneTimings(scenes: readonly Pick<NarratedScene, "duration">[])
   });
 }
 
-function captionLayer(scenes: readonly NarratedScene[], timings: readonly SceneTiming[], options: SceneOptions, end: number): Record<string, unknown> | null {
-  if (options.captions === "none") return null;
-  const words = scenes.flatMap((scene, index) => {
+/**
+ * Captions: the spoken words grouped as they are said, a `subtitles` layer per scene lying in that
+ * scene's time alone, so that a change of one scene leaves the others' layers as they were (a split
+ * render reuses the segments before it: docs/scripts.md, "Re-handover and split renders"); when a
+ * layer per scene would pass the composition's 100 layers (`room`), one layer for all of them. The
+ * fixed captions, each for its whole scene, in one layer of groups.
+ */
+function captionLayers(scenes: readonly NarratedScene[], timings: readonly SceneTiming[], options: SceneOptions, end: number, room: number): Record<string, unknown>[] {
+  if (options.captions === "none") return [];
+  const placed = (index: number, words: readonly TimedWord[]) => {
     const { start, end: sceneEnd } = timings[index]!;
-    return scene.words.flatMap((word) => {
+    return words.flatMap((word) => {
       const from = round(Math.min(start + word.start, sceneEnd));
       const to = round(Math.min(start + word.end, sceneEnd));
       return word.word.trim() && to >= from ? [{ word: word.word.trim(), start: from, end: to }] : [];
     });
+  };
+  const spokenByScene = scenes.map((scene, index) => (scene.caption ? [] : placed(index, scene.words)));
+  const spoken = spokenByScene.flat();
+  const fixed = scenes.flatMap((scene, index) => {
+    const { start, end: sceneEnd } = timings[index]!;
+    const words = scene.caption ? placed(index, spreadWords(scene.caption, sceneEnd - start)) : [];
+    return words.length > 0 && sceneEnd > start ? [{ start, end: sceneEnd, words }] : [];
   });
-  if (words.length === 0) return null;
+  const all = [...spoken, ...fixed.flatMap((group) => group.words)];
+  if (all.length === 0) return [];
   const size = FORMAT_SIZES[options.format];
   const base = subtitleStyle.parse({ preset: options.captions, highlight_current_word: options.captions === "karaoke" });
   // In a font that draws the narration's script; characters no font draws are left out.
-  const { font } = drawableText(words.map((word) => word.word).join(" "), base.font, base.font_weight);
-  const drawn = words.flatMap((word) => {
+  const { font } = drawableText(all.map((word) => word.word).join(" "), base.font, base.font_weight);
+  const drawable = (words: readonly TimedWord[]) => words.flatMap((word) => {
     const text = drawableText(word.word, font, base.font_weight).text.trim();
     return text ? [{ ...word, word: text }] : [];
   });
-  if (drawn.length === 0) return null;
   const style = { ...base, font, font_size: Math.round(size.width >= size.height ? 64 : 72), max_lines: 2 };
-  return { type: "subtitles", start: 0, end, words: drawn, words_per_group: WORDS_PER_CAPTION, style };
+  const layers: Record<string, unknown>[] = [];
+  const spans = spokenByScene.flatMap((words, index) => {
+    const { start, end: sceneEnd } = timings[index]!;
+    const shown = drawable(words);
+    return shown.length > 0 && sceneEnd > start ? [{ start, end: sceneEnd, words: shown }] : [];
+  });
+  if (spans.length + (fixed.length > 0 ? 1 : 0) <= room) {
+    for (const span of spans) layers.push({ type: "subtitles", ...span, words_per_group: WORDS_PER_CAPTION, style });
+  } else if (spans.length > 0) {
+    layers.push({ type: "subtitles", start: 0, end, words: spans.flatMap((span) => span.words), words_per_group: WORDS_PER_CAPTION, style });
+  }
+  const groups = fixed.map((group) => ({ ...group, words: drawable(group.words) })).filter((group) => group.words.length > 0);
+  if (groups.length > 0) layers.push({ type: "subtitles", start: 0, end, groups, style });
+  return layers;
 }
 
 function visualLayer(visual: SceneVisual, index: number, frame: { start: number; end: number; in?: number; out?: number }, transition: TransitionType | "none"): Record<string, unknown> {
@@ -98,7 +144,7 @@ function visualLayer(visual: SceneVisual, index: number, frame: { start: number;
   };
   if (visual.kind === "color") return { type: "color", start, end, color: visual.color ?? FILLS[index % FILLS.length], ...moves };
   if (visual.kind === "image") return { type: "image", start, end, src: visual.src, fit: "cover", motion: { type: MOTIONS[index % MOTIONS.length], zoom: 1.15 }, ...moves };
-  return { type: "video", start, end, src: visual.src, fit: "cover", loop: true, ...moves };
+  return { type: "video", start, end, src: visual.src, fit: "cover", loop: visual.loop ?? true, ...moves };
 }
 
 /**
@@ -134,8 +180,8 @@ export function composeScenes(scenes: readonly NarratedScene[], options: SceneOp
     const fadeOut = round(Math.min(3, duration / 3));
     layers.push({ type: "audio", start: 0, end: duration, src: options.music.src, volume: options.music.volume, role: "music", fade_in: round(Math.min(1, duration / 3)), fade_out: fadeOut });
   }
-  const captions = captionLayer(shown.map((item) => item.scene), timings, options, narration);
-  if (captions) layers.push(captions);
+  const cards = (options.title ? 1 : 0) + (closing && options.closing ? 1 : 0);
+  layers.push(...captionLayers(shown.map((item) => item.scene), timings, options, narration, MAX_LAYERS - layers.length - cards));
   const first = timings[0]!;
   if (options.title) {
     const end = round(Math.min(TITLE_SECONDS, first.end - first.start, narration));

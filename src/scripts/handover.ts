@@ -97,3 +97,71 @@ export async function requireMedia(client: PrismaClient | Tx, workspaceId: strin
   if (!kinds.includes(kind)) throw validationFailed([{ path, message: `'${src}' is ${kind === "audio" ? "a sound" : `a ${kind}`}; expected ${kinds.join(" or ")}.`, type: "any.invalid" }]);
   return kind;
 }
+
+/** A paragraph's words on one line, as captions speak them and as an image is drawn from them. */
+export const flatText = (text: string) => text.replace(/\s+/gu, " ").trim();
+
+/** What a hand-over reads of the script to choose its pictures. */
+interface PlannedParagraph {
+  paragraph_id: string;
+  text: string;
+  visual: unknown;
+  chosen_clip_id: string | null;
+}
+
+export interface PicturePlan {
+  /** Per paragraph, in order: the picture it names itself, when it names one. */
+  own: ({ src: string; kind: "image" | "video" } | null)[];
+  /** Paragraphs keeping the image drawn for their unchanged words at an earlier hand-over: its generation. */
+  reused: Map<string, string>;
+  /** Paragraphs an image is drawn for in this call, each at an image's price. */
+  toDraw: string[];
+  /** Why the others get no generated image (a shelf background instead). */
+  noImage: string;
+}
+
+/**
+ * Which paragraphs get which kind of picture, decided before anything is priced (the units hook)
+ * and again when the call runs: a paragraph's own `visual`, else its chosen filmed clip, else, with
+ * `generate_images`, the image drawn from its words at an earlier hand-over while they are
+ * unchanged (free), else one drawn now when an image model is configured, else a shelf background.
+ */
+export async function planPictures(
+  client: PrismaClient | Tx,
+  workspaceId: string,
+  script: { video_id: string | null },
+  paragraphs: readonly PlannedParagraph[],
+  clipIds: ReadonlySet<string>,
+  options: Pick<HandoverOptions, "generate_images">,
+  imageModel: boolean,
+): Promise<PicturePlan> {
+  const own = await Promise.all(paragraphs.map(async (paragraph) => {
+    const src = (paragraph.visual as { src?: unknown } | null)?.src;
+    if (typeof src !== "string") return null;
+    const kind = await mediaKindOf(client, workspaceId, src);
+    return kind === "image" || kind === "video" ? { src, kind } : null;
+  }));
+  const noImage = !imageModel ? "no image model configured" : !options.generate_images ? "image generation not asked for (request.generate_images)" : "";
+  const reused = new Map<string, string>();
+  const toDraw: string[] = [];
+  if (!options.generate_images) return { own, reused, toDraw, noImage };
+  const needing = paragraphs.filter((paragraph, index) => !own[index] && !(paragraph.chosen_clip_id && clipIds.has(paragraph.chosen_clip_id)));
+  // The video's blocks remember, per paragraph, the image drawn for it and the words it was drawn from.
+  const video = script.video_id ? await client.video.findFirst({ where: { video_id: script.video_id, workspace_id: workspaceId }, select: { blocks: true } }) : null;
+  const blocks = new Map((Array.isArray(video?.blocks) ? (video.blocks as Record<string, unknown>[]) : []).map((block) => [block.block_id, block]));
+  const earlier = new Map<string, string>();
+  for (const paragraph of needing) {
+    const block = blocks.get(paragraph.paragraph_id);
+    const reference = typeof block?.visual_src === "string" ? parseMediaReference(block.visual_src) : null;
+    if (block?.visual_from === "generated" && block.text === flatText(paragraph.text) && reference?.kind === "generation") earlier.set(paragraph.paragraph_id, reference.id);
+  }
+  const alive = new Set(
+    (await client.generation.findMany({ where: { generation_id: { in: [...earlier.values()] }, workspace_id: workspaceId, status: "completed" }, select: { generation_id: true } })).map((row) => row.generation_id),
+  );
+  for (const paragraph of needing) {
+    const generationId = earlier.get(paragraph.paragraph_id);
+    if (generationId && alive.has(generationId)) reused.set(paragraph.paragraph_id, generationId);
+    else if (imageModel) toDraw.push(paragraph.paragraph_id);
+  }
+  return { own, reused, toDraw, noImage };
+}

@@ -37,16 +37,6 @@ export function slideSeconds(slide: Slide): number {
   return typeof duration === "number" && duration >= 1 && duration <= 60 ? duration : DEFAULT_SLIDE_SECONDS;
 }
 
-/** Start and end of every slide, back to back, in seconds. */
-export function slideTimes(slides: readonly Slide[]): { start: number; end: number }[] {
-  let at = 0;
-  return slides.map((slide) => {
-    const start = at;
-    at += slideSeconds(slide);
-    return { start, end: at };
-  });
-}
-
 export const slideText = (slide: Slide) => str(slide.text);
 export const slideKey = (slide: Slide) => str(slide.image_key);
 export const slideUrl = (slide: Slide) => str(slide.image_url);

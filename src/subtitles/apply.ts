@@ -1,5 +1,5 @@
 // Writing a subtitle track onto a video: the `subtitles` layer of its composition (replacing the
-// one there, if any, in place) and the track itself (`video_captions`). A video without a
+// first one there, if any, in place, and removing the others) and the track itself (`video_captions`). A video without a
 // composition gets one as long as the media (at most the composition's 600 s), playing the media
 // (a video clip with its sound, or an audio layer) under the subtitles. Times are the media's:
 // the track assumes the media plays from the video's start.
@@ -32,7 +32,8 @@ export function withSubtitles(current: StoredComposition | undefined, source: Su
   }
   const layer = compositionShape.parse({ duration: composition.duration, layers: [{ type: "subtitles", groups: fitGroups(groups, composition.duration), style }] }).layers[0]!;
   const existing = composition.layers.findIndex((item) => item.type === "subtitles");
-  const layers = [...composition.layers];
+  // The track replaces every caption there: the scene builder (src/scenes) keeps a layer per scene.
+  const layers = composition.layers.filter((item, index) => item.type !== "subtitles" || index === existing);
   if (existing >= 0) layers[existing] = layer;
   else layers.push(layer);
   return { composition: { ...composition, layers }, layerIndex: existing >= 0 ? existing : layers.length - 1 };

@@ -12,9 +12,14 @@
 // update that video in place (same video_id, video.updated): a scene whose take, picture and
 // timing are unchanged draws exactly as before, and the answer says which scenes changed.
 //
-// A model call without a provider: the audio work (a re-timed copy of a take whose pace is not 1)
-// runs outside any transaction, then one transaction writes the video, links it and spends 2
-// credits. A test key gets the quote and nothing is written.
+// A model call: the slow work — a re-timed copy of a take whose pace is not 1, and with
+// `generate_images` an image drawn by the image model for each paragraph with no picture of its
+// own (two at a time, each stored as images are) — runs outside any transaction, then one
+// transaction writes a completed generation per image drawn (generation.completed), the video, links
+// it and settles the hold: 2 credits plus an image's price (4) per image drawn. Not an operation: the
+// answer is the video itself, as scripts.voice answers its takes. A failed image fails the call: the
+// images stored are removed and the hold is given back. A test key gets the quote (images
+// included) and nothing is written.
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, label, request } from "../../actions/catalog/define.js";
@@ -28,8 +33,13 @@ import { validationFailed } from "../../validation/issues.js";
 import { VIDEO_FORMATS } from "../../contract.js";
 import { composeScenes, pickBackgrounds, type SceneVisual } from "../../scenes/index.js";
 import { videos } from "../../video-model/index.js";
+import { completedGeneration, storeMedia, type StoredMedia } from "../../generations/index.js";
+import { IMAGE_PRICE } from "../../images/index.js";
+import { newId } from "../../ids.js";
+import type { PrismaClient } from "../../generated/prisma/client.js";
+import type { GraphQLContext } from "../../graphql/context.js";
 import { lockScript, readScript } from "../document.js";
-import { mediaKindOf, parseHandoverOptions, requireMedia } from "../handover.js";
+import { flatText as flat, parseHandoverOptions, planPictures, requireMedia, type HandoverOptions } from "../handover.js";
 import { chosenRecordings } from "../recordings.js";
 import { echoedRequest } from "../summary.js";
 import { timeline } from "../timing.js";
@@ -39,9 +49,30 @@ import { HANDOVER_LINK_SECONDS } from "../file-orphans.js";
 
 /** The composition format's limit (src/renders/composition.ts). */
 const MAX_SECONDS = 600;
+/** Credits of the hand-over itself; each image drawn adds IMAGE_PRICE. */
+const HANDOVER_CREDITS = 2;
+/** Images drawn at once. */
+const PARALLEL = 2;
+/** The image's shape for the video's format (sizes image models take). */
+const IMAGE_SIZES = { landscape: "1536x1024", portrait: "1024x1536", square: "1024x1024" } as const;
+
+/** What an image is drawn from: the paragraph's words, asked without lettering (the captions say them). */
+const imagePrompt = (text: string) => `An illustration for this narration, with no text or lettering in it: ${flat(text)}`.slice(0, 4000);
+
+/** The script, its paragraphs and chosen clips, and the plan of its pictures. */
+async function readHandover(db: PrismaClient, graphql: GraphQLContext, scriptId: string, options: HandoverOptions) {
+  const script = await readScript(db, graphql, scriptId);
+  const [paragraphs, clips] = await Promise.all([
+    db.scriptParagraph.findMany({ where: { script_id: script.script_id }, orderBy: { position: "asc" } }),
+    db.scriptClip.findMany({ where: { script_id: script.script_id, status: "completed" } }),
+  ]);
+  const usable = new Set(clips.filter((clip) => clip.storage_key).map((clip) => clip.clip_id));
+  const plan = await planPictures(db, graphql.auth.workspaceId, script, paragraphs, usable, options, Boolean(graphql.services.providers.model("image")));
+  return { script, paragraphs, clips, plan };
+}
 
 const visualShape = z.object({
-  from: z.enum(["paragraph", "clip", "background", "color"]).describe("paragraph: its own visual.src; clip: its chosen filmed clip; background: a shelf background; color: a plain colour (an empty shelf)."),
+  from: z.enum(["paragraph", "clip", "generated", "background", "color"]).describe("paragraph: its own visual.src; clip: its chosen filmed clip; generated: an image the image model drew from its words (request.generate_images); background: a shelf background; color: a plain colour (an empty shelf)."),
   media: z.enum(["image", "video", "color"]),
   src: z.string().nullable().describe("What the scene draws: a reference (asset:, generation:, background:) or a link."),
   ken_burns: z.boolean().describe("A still moves (slow zoom or pan)."),
@@ -65,8 +96,6 @@ const sceneShape = z.object({
 
 type Scene = z.input<typeof sceneShape>;
 
-const flat = (text: string) => text.replace(/\s+/gu, " ").trim();
-
 export default defineAction({
   name: "scripts.to_video",
   method: "POST",
@@ -78,7 +107,11 @@ export default defineAction({
     request: request().optional(),
     idempotency_key: idempotencyKey().optional(),
   }),
-  price: { credits: 2, per: "call" },
+  price: {
+    credits: 1,
+    per: "item",
+    note: "2 for the hand-over, plus 4 (an image's price) per image drawn: with request.generate_images and an image model, one per paragraph with no picture of its own, no filmed clip and no image drawn for its unchanged words before; counted before anything is spent, and a test key is quoted it",
+  },
   weight: 2,
   purpose: "one scene per paragraph, each carrying its recording where one exists",
   mode: "model",
@@ -92,6 +125,7 @@ export default defineAction({
     duration_ms: z.number().int().describe("The composition's length."),
     scenes: z.array(sceneShape),
     changed_scenes: z.array(z.string()).describe("Paragraphs whose scene changed since the previous hand-over (all of them on the first)."),
+    generated_images: z.array(z.string()).describe("Generations of the images drawn by this call (each billed at an image's price); images kept from an earlier hand-over are not listed."),
     voiced: z.number().int().describe("Scenes carrying a recording."),
     unvoiced: z.array(z.string()).describe("Paragraphs without a take: their scenes are silent, timed from their words."),
     options: z.json().describe("The hand-over options used, defaults filled in."),
@@ -102,6 +136,10 @@ export default defineAction({
     const script = await setup.action("scripts.create", { title: "Example" });
     await setup.action("scripts.insert_paragraph", { script_id: script.script_id, text: "Hello there." });
     return { script_id: script.script_id, request: { captions: "karaoke", transition: "dissolve" } };
+  },
+  async units({ graphql }, input) {
+    const { plan } = await readHandover(graphql.prisma, graphql, input.script_id, parseHandoverOptions(input.request));
+    return HANDOVER_CREDITS + IMAGE_PRICE * plan.toDraw.length;
   },
   async check({ graphql }, input) {
     if (input.format !== undefined && !(VIDEO_FORMATS as readonly string[]).includes(input.format)) {
@@ -114,14 +152,13 @@ export default defineAction({
     }
     if (options.music_ref) await requireMedia(graphql.prisma, graphql.auth.workspaceId, options.music_ref, ["audio"], "request.music_ref");
   },
-  async run({ db, graphql, files, commit }, input) {
+  async run(context, input) {
+    const { db, graphql, files, providers, commit, ran, cost } = context;
     const options = parseHandoverOptions(input.request);
     const workspaceId = graphql.auth.workspaceId;
-    const script = await readScript(db, graphql, input.script_id);
-    const [paragraphs, recordings, clips, shelf] = await Promise.all([
-      db.scriptParagraph.findMany({ where: { script_id: script.script_id }, orderBy: { position: "asc" } }),
+    const { script, paragraphs, clips, plan } = await readHandover(db, graphql, input.script_id, options);
+    const [recordings, shelf] = await Promise.all([
       chosenRecordings(db, script.script_id),
-      db.scriptClip.findMany({ where: { script_id: script.script_id, status: "completed" } }),
       db.background.findMany({ where: { OR: [{ workspace_id: null }, { workspace_id: workspaceId }], kind: { in: ["image", "video"] } }, orderBy: [{ sort_order: "asc" }, { background_ref: "asc" }], select: { background_ref: true, name: true, description: true, tags: true, kind: true } }),
     ]);
     const order = timeline(paragraphs, script.language, recordings);
@@ -134,18 +171,46 @@ export default defineAction({
     const takeWords = new Map(
       (await db.scriptTake.findMany({ where: { take_id: { in: [...recordings.values()].map((recording) => recording.take_id) } }, select: { take_id: true, words: true, words_source: true } })).map((take) => [take.take_id, take]),
     );
-    const imageModel = graphql.services.providers.model("image");
-    const noImage = !imageModel ? "no image model configured" : !options.generate_images ? "image generation not asked for (request.generate_images)" : "images are not generated by the hand-over yet";
+    // Images drawn now: as many as were priced (the script may have changed since it was quoted).
+    const held = Math.max(0, Math.floor((cost - HANDOVER_CREDITS) / IMAGE_PRICE));
+    const toDraw = plan.toDraw.slice(0, held);
+    const unpriced = plan.toDraw.length > toDraw.length ? "the script changed after the call was priced: call again for its image" : "";
+    const imageModelRef = graphql.services.providers.model("image")?.ref ?? null;
+    const drawn = new Map<string, { generation_id: string; prompt: string; stored: StoredMedia; provider: string; model: string }>();
+    if (toDraw.length > 0) {
+      const image = providers.get("image");
+      const size = IMAGE_SIZES[videoFormat];
+      const stored: string[] = [];
+      const draw = async (paragraphId: string) => {
+        const paragraph = paragraphs.find((row) => row.paragraph_id === paragraphId)!;
+        const generationId = newId("generation");
+        const prompt = imagePrompt(paragraph.text);
+        const result = await image.generate({ prompt, size, n: 1 });
+        const output = result.images[0];
+        if (!output) throw new ApiError("upstream_error", "The image model answered no image.", { details: { provider: result.meta.provider, reason: "invalid_answer" } });
+        const file = await storeMedia(files, { folder: "generations", workspaceId, recordId: generationId, index: 0 }, output);
+        stored.push(file.key);
+        drawn.set(paragraphId, { generation_id: generationId, prompt, stored: file, provider: result.meta.provider, model: result.meta.model });
+      };
+      // After a failure no new image is begun, and the one still being drawn is waited for, so
+      // that every file stored is removed before the call fails.
+      const queue = [...toDraw];
+      const failures: unknown[] = [];
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+        for (let next = queue.shift(); next && failures.length === 0; next = queue.shift()) await draw(next).catch((error: unknown) => failures.push(error));
+      }));
+      if (failures.length > 0) {
+        await Promise.all(stored.map((key) => files.storage.delete(key).catch(() => undefined)));
+        throw failures[0];
+      }
+    }
 
-    // Pictures: the paragraph's own, its filmed clip, else a shelf background by its words.
-    const own = await Promise.all(paragraphs.map(async (paragraph) => {
-      const src = (paragraph.visual as { src?: unknown } | null)?.src;
-      if (typeof src !== "string") return null;
-      const kind = await mediaKindOf(db, workspaceId, src);
-      return kind === "image" || kind === "video" ? { src, kind } : null;
-    }));
-    const needing = paragraphs.filter((paragraph, index) => !own[index] && !clips.some((clip) => clip.clip_id === paragraph.chosen_clip_id && clip.storage_key));
+    // Pictures: the paragraph's own, its filmed clip, an image drawn from its words, else a shelf background by its words.
+    const own = plan.own;
+    const generatedOf = (paragraphId: string) => drawn.get(paragraphId)?.generation_id ?? plan.reused.get(paragraphId);
+    const needing = paragraphs.filter((paragraph, index) => !own[index] && !clips.some((clip) => clip.clip_id === paragraph.chosen_clip_id && clip.storage_key) && !generatedOf(paragraph.paragraph_id));
     const picked = new Map(pickBackgrounds(needing.map((paragraph) => paragraph.text), shelf).map((pick, index) => [needing[index]!.paragraph_id, pick]));
+    const noImage = (paragraphId: string) => plan.noImage || (plan.toDraw.includes(paragraphId) ? unpriced : "");
 
     const scenes: Scene[] = [];
     const built: Parameters<typeof composeScenes>[0][number][] = [];
@@ -181,6 +246,7 @@ export default defineAction({
       let shown: z.input<typeof visualShape>;
       const ownVisual = own[index];
       const pick = picked.get(paragraph.paragraph_id);
+      const generated = generatedOf(paragraph.paragraph_id);
       if (ownVisual) {
         visual = { kind: ownVisual.kind, src: ownVisual.src };
         shown = { from: "paragraph", media: ownVisual.kind, src: ownVisual.src, ken_burns: ownVisual.kind === "image", why: `the paragraph's own visual ${ownVisual.src}` };
@@ -188,15 +254,20 @@ export default defineAction({
         const src = files.signedUrl(clip.storage_key!, HANDOVER_LINK_SECONDS);
         visual = { kind: "video", src };
         shown = { from: "clip", media: "video", src, ken_burns: false, why: `its chosen filmed clip ${clip.clip_id}` };
+      } else if (generated) {
+        const src = `generation:${generated}`;
+        visual = { kind: "image", src };
+        const earlier = drawn.has(paragraph.paragraph_id) ? "" : " (drawn at an earlier hand-over; its words are unchanged)";
+        shown = { from: "generated", media: "image", src, ken_burns: true, why: `generated image ${generated}, from the paragraph's words${earlier}` };
       } else if (pick) {
         const src = `background:${pick.background.background_ref}`;
         const media = pick.background.kind === "video" ? "video" : "image";
         visual = { kind: media, src };
         const matched = pick.matched.length ? `its words: ${pick.matched.join(", ")}` : "varied from the scene before";
-        shown = { from: "background", media, src, ken_burns: media === "image", why: `background ${pick.background.background_ref} (${matched}); ${noImage}` };
+        shown = { from: "background", media, src, ken_burns: media === "image", why: `background ${pick.background.background_ref} (${matched}); ${noImage(paragraph.paragraph_id)}` };
       } else {
         visual = { kind: "color" };
-        shown = { from: "color", media: "color", src: null, ken_burns: false, why: `a plain colour: the background shelf is empty; ${noImage}` };
+        shown = { from: "color", media: "color", src: null, ken_burns: false, why: `a plain colour: the background shelf is empty; ${noImage(paragraph.paragraph_id)}` };
       }
       built.push({ duration: seconds, voice, words, visual });
       scenes.push({
@@ -233,10 +304,24 @@ export default defineAction({
       take_id: scene.recording?.take_id ?? null,
       rate: scene.recording?.rate ?? null,
       visual_src: scene.visual.from === "clip" ? `clip:${scene.clip?.clip_id}` : scene.visual.src,
+      visual_from: scene.visual.from,
     }));
 
     return commit(async (tx) => {
       await lockScript(tx, graphql, script.script_id);
+      // Each image drawn is a generation of its own, paid an image's price (the hold settles to what ran).
+      for (const [paragraphId, image] of drawn) {
+        const file = { key: image.stored.key, content_type: image.stored.content_type, size_bytes: image.stored.size_bytes, width: image.stored.width, height: image.stored.height };
+        await completedGeneration(
+          tx,
+          context,
+          { action: "scripts.to_video", agentType: "image", model: imageModelRef, prompt: image.prompt, metadata: { script_id: script.script_id, paragraph_id: paragraphId } },
+          image.generation_id,
+          { outputUrls: [image.stored.url], metadata: { provider: image.provider, model: image.model, files: [file] } },
+          IMAGE_PRICE,
+        );
+      }
+      ran(HANDOVER_CREDITS + IMAGE_PRICE * drawn.size);
       const current = await tx.script.findUniqueOrThrow({ where: { script_id: script.script_id }, select: { video_id: true } });
       const existing = current.video_id ? await tx.video.findFirst({ where: { video_id: current.video_id, workspace_id: workspaceId }, select: { video_id: true, blocks: true } }) : null;
       if (existing) {
@@ -262,6 +347,7 @@ export default defineAction({
         duration_ms: Math.round((composition.duration as number) * 1000),
         scenes,
         changed_scenes: scenes.filter((scene) => scene.changed).map((scene) => scene.paragraph_id),
+        generated_images: [...drawn.values()].map((image) => image.generation_id),
         voiced: scenes.filter((scene) => scene.recording).length,
         unvoiced: scenes.filter((scene) => !scene.recording).map((scene) => scene.paragraph_id),
         options,

@@ -1,12 +1,13 @@
 // slideshows.export (catalog 4.4): renders the slideshow into an MP4 through the render pipeline.
-// In one transaction: an export video is created (video.created) whose composition shows each
-// slide's image full frame for its `duration` (4 s by default) with its text as a caption; a
+// In one transaction: an export video is created (video.created) whose composition, made by the
+// one scene builder (src/scenes/compose.ts), shows each slide's image full frame for its
+// `duration` (4 s by default), moving (Ken Burns) and dissolving into the next, with its text as a
+// caption for the whole slide; a
 // render of it is queued (the render record, as renders.create writes it); the 5 credits are the
 // hold of a slideshow_export operation, which runs the render operation itself and then sets the
 // slideshow's export_url (slideshow_status exporting → exported, or failed). `format`: mp4, the
 // one the renderer writes (the picture size follows slideshow_format). 400 while a slide has no
 // image (run slideshows.generate), 409 while the slideshow is generating or exporting.
-import { drawableText } from "../../video-model/index.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, label } from "../../actions/catalog/define.js";
@@ -14,13 +15,14 @@ import { ApiError } from "../../errors/api-error.js";
 import { newId } from "../../ids.js";
 import { recordSchema } from "../../resources/record-schema.js";
 import { createRecordIn } from "../../resources/service.js";
-import { FORMAT_SIZES, isRenderFormat, parseComposition, presentRender, renders } from "../../renders/index.js";
+import { isRenderFormat, parseComposition, presentRender, renders } from "../../renders/index.js";
+import { composeScenes } from "../../scenes/index.js";
 import { validationFailed } from "../../validation/issues.js";
-import { videos } from "../../video-model/index.js";
-import { LINK_SECONDS, crossfades } from "../../faceless/index.js";
+import { MAX_DURATION_SECONDS, videos } from "../../video-model/index.js";
+import { LINK_SECONDS } from "../../faceless/index.js";
 import { slideshowExportOperation } from "../operations.js";
 import { assertIdle, loadSlideshow } from "../load.js";
-import { isPending, slideKey, slideText, slideTimes, slideUrl } from "../slides.js";
+import { isPending, slideKey, slideSeconds, slideText, slideUrl } from "../slides.js";
 
 export const EXPORT_FORMATS = ["mp4"] as const;
 const CAPTION_CHARACTERS = 120;
@@ -64,24 +66,23 @@ export default defineAction({
     if (missing.length > 0) {
       throw new ApiError("invalid_request", `${missing.length} of the slideshow's ${slideshow.slides.length} slides have no image: draw them with slideshows.generate first.`, { param: "slideshowId", details: { pending_slide_ids: missing.map((slide) => slide.slide_id) } });
     }
+    if (slideshow.slides.length === 0) throw new ApiError("invalid_request", "The slideshow has no slides to export.", { param: "slideshowId" });
     const format = isRenderFormat(slideshow.slideshow_format) ? slideshow.slideshow_format : "portrait";
-    const size = FORMAT_SIZES[format];
+    const seconds = slideshow.slides.reduce((sum, slide) => sum + slideSeconds(slide), 0);
+    if (seconds > MAX_DURATION_SECONDS) {
+      throw new ApiError("invalid_request", `The slides last ${seconds} s; a video holds at most ${MAX_DURATION_SECONDS} s.`, { param: "slideshowId", details: { duration_seconds: seconds, max_seconds: MAX_DURATION_SECONDS } });
+    }
     const files = graphql.services.files;
-    // Back to back, each slide slowly zoomed (Ken Burns) and dissolving into the next one.
-    const times = slideTimes(slideshow.slides);
-    const at = times.at(-1)?.end ?? 0;
-    const timed = crossfades(times.map((time) => ({ ...time, picture: true })), at);
-    const layers: Record<string, unknown>[] = [];
-    slideshow.slides.forEach((slide, index) => {
-      const { start, end } = times[index]!;
-      const key = slideKey(slide);
-      const motion = { type: index % 2 === 0 ? "zoom_in" : "zoom_out", zoom: 1.1 };
-      layers.push({ type: "image", start, ...timed[index], src: key ? files.signedUrl(key, LINK_SECONDS) : slideUrl(slide), x: 0, y: 0, width: size.width, height: size.height, motion });
-      const caption = slideText(slide);
-      const shown = caption ? drawableText(caption.slice(0, CAPTION_CHARACTERS)) : undefined;
-      if (shown) layers.push({ type: "text", start, end, text: shown.text, font: shown.font, font_size: Math.round(size.width / 24), box_color: "#00000099", y: Math.round(size.height * 0.75), auto_fit: true });
-    });
-    const composition = { duration: at, fps: 30, background_color: "#000000", layers };
+    // Each slide a silent scene of its duration: its picture, its text as a caption for the whole slide.
+    const made = composeScenes(
+      slideshow.slides.map((slide) => {
+        const key = slideKey(slide);
+        return { duration: slideSeconds(slide), voice: null, words: [], caption: slideText(slide)?.slice(0, CAPTION_CHARACTERS) ?? null, visual: { kind: "image" as const, src: key ? files.signedUrl(key, LINK_SECONDS) : slideUrl(slide)! } };
+      }),
+      { format, captions: "plain", transition: "dissolve", title: null, closing: null, music: null },
+    );
+    const composition = made!.composition;
+    const at = composition.duration as number;
     parseComposition(composition); // a slide URL the renderer cannot take is a 422 now, not a failed render
     const video = await createRecordIn(tx, graphql, videos, { video_name: `${slideshow.slideshow_name} (export)`.slice(0, 500), video_format: format, composition, video_json: { source: "slideshow", slideshow_id: slideshow.slideshow_id } }, { select: { video_id: true } });
     const renderId = newId("render");
