@@ -347,7 +347,8 @@ export default defineAction({
         duration_ms: Math.round((composition.duration as number) * 1000),
         scenes,
         changed_scenes: scenes.filter((scene) => scene.changed).map((scene) => scene.paragraph_id),
-        generated_images: [...drawn.values()].map((image) => image.generation_id),
+        // In the script's order: images are drawn side by side and finish in any order.
+        generated_images: toDraw.flatMap((paragraphId) => drawn.get(paragraphId)?.generation_id ?? []),
         voiced: scenes.filter((scene) => scene.recording).length,
         unvoiced: scenes.filter((scene) => !scene.recording).map((scene) => scene.paragraph_id),
         options,
