@@ -6,9 +6,9 @@
 // Some operations stay on graphql-js:
 // - subscriptions (graphql-jit compiles queries and mutations only);
 // - documents graphql-jit cannot compile;
-// - documents with a variable inside the literal of a scalar (`input: { folder_ids: [$f] }`, our
-//   inputs being JSON scalars): graphql-jit parses scalar literals without the variables, so the
-//   variable would arrive as null.
+// - documents with a variable inside the literal of a scalar (`input: { metadata: { a: $f } }`, a
+//   JSON field): graphql-jit parses scalar literals without the variables, so the variable would
+//   arrive as null.
 // Under graphql-jit every resolver gets a fresh path object; src/graphql/response-path-plugin.ts
 // interns them, as plugin-prisma's query plans are found by path identity.
 import {
@@ -30,6 +30,7 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
+import { findRefusedInput, refusedInputResult } from "./input-refusals.js";
 
 const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
 
@@ -85,16 +86,29 @@ export interface OperationRun {
   operationName?: string;
 }
 
-/** Runs one operation compiled, or on graphql-js when it cannot be compiled. */
+/**
+ * Runs one operation compiled, or on graphql-js when it cannot be compiled; a typed input GraphQL
+ * would refuse is answered with its field's own refusal (./input-refusals.ts).
+ */
 export function executeCompiled(run: OperationRun): Promise<ExecutionResult> | ExecutionResult {
+  const refused = findRefusedInput(run.schema, run.document, run.operationName, run.variableValues);
+  if (refused) return refusedInputResult(refused, run.contextValue);
   const query = compiledQuery(run.schema, run.document, run.operationName);
   return query ? query.query(undefined, run.contextValue, run.variableValues ?? {}) : execute(run);
 }
 
-/** Yoga runs what can be compiled compiled, the rest on its own executor. */
+/**
+ * Yoga runs what can be compiled compiled, the rest on its own executor; a typed input GraphQL
+ * would refuse is answered with its field's own refusal (./input-refusals.ts).
+ */
 export const useCompiledExecution: Plugin = {
   onExecute({ args, setExecuteFn }) {
-    const { schema, document, operationName } = args as ExecutionArgs;
+    const { schema, document, operationName, variableValues } = args as ExecutionArgs;
+    const refused = findRefusedInput(schema, document, operationName, variableValues);
+    if (refused) {
+      setExecuteFn((run) => refusedInputResult(refused, run.contextValue));
+      return;
+    }
     const query = compiledQuery(schema, document, operationName ?? undefined);
     if (query) setExecuteFn((run) => query.query(run.rootValue, run.contextValue, (run.variableValues ?? {}) as Record<string, unknown>));
   },
