@@ -121,8 +121,12 @@ export function findRefusedInput(
   if (!operation || operation.operation === OperationTypeNode.SUBSCRIPTION) return undefined;
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return undefined;
-  const variables = variableValues ?? {};
   const definitions = rootType.getFields();
+  // A variable left out takes its default, as graphql-js gives it.
+  const defaults = (operation.variableDefinitions ?? []).filter((definition) => definition.defaultValue);
+  const variables = defaults.length === 0
+    ? (variableValues ?? {})
+    : { ...Object.fromEntries(defaults.map((definition) => [definition.variable.name.value, valueFromASTUntyped(definition.defaultValue!)])), ...variableValues };
   for (const field of rootFields(operation.selectionSet, fragmentsOf(document))) {
     const definition = definitions[field.name.value];
     const check = checkOf(definition);
@@ -139,7 +143,16 @@ export async function refusedInputResult(refused: RefusedInput, contextValue: un
   return { errors: [new GraphQLError(error.message, { nodes: [refused.field], originalError: error })] };
 }
 
+const fragmentsByDocument = new WeakMap<DocumentNode, Map<string, FragmentDefinitionNode>>();
+
+/** The document's fragments by name (yoga and REST hand the same document object back: built once). */
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  let fragments = fragmentsByDocument.get(document);
+  if (!fragments) fragmentsByDocument.set(document, (fragments = collectFragments(document)));
+  return fragments;
+}
+
+function collectFragments(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   return new Map(document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]));
 }
 

@@ -2,7 +2,8 @@
 // the SDL (GraphiQL completes it, codegen types its variables) from the schema that validates it.
 //
 // Mapping (the zod schema stays the judge: a GraphQL type is never stricter than it, except that
-// GraphQL turns a single value given for a list into a list of one):
+// an object that silently drops unknown keys (z.object) refuses them, and that GraphQL takes a
+// single value given for a list as a list of one; src/graphql/input-check.ts answers refusals):
 // - string, string formats → String (an ISO date-time too: the DateTime scalar would hand the
 //   resolver a Date, which the schema refuses); boolean → Boolean;
 // - number → Float; integer → Int when its bounds fit in 32 bits, else Float (GraphQL's Int is 32
@@ -17,7 +18,8 @@
 //   keys the schema keeps (loose) → JSON;
 // - record, union, tuple, intersection, lazy (z.json()), unknown, any → the JSON scalar, the
 //   description saying what it holds.
-// A field is NonNull only when zod requires it: not optional, not nullable, no default.
+// A field is NonNull only when zod requires it: not optional, not nullable, no default, and not a
+// schema that takes null itself (a JSON value).
 // Defaults are stated in descriptions, never as GraphQL defaults: the schema applies them.
 import { z } from "zod";
 import { builder } from "./builder.js";
@@ -187,7 +189,7 @@ function leafOf(schema: z.ZodType, nameHint: string): Leaf | undefined {
 function isTypedObject(schema: z.ZodObject): boolean {
   const catchall = (schema._zod.def as { catchall?: z.ZodType }).catchall;
   const keys = Object.keys(schema.shape);
-  return (catchall === undefined || catchall instanceof z.ZodNever) && keys.length > 0 && keys.every((key) => GRAPHQL_NAME.test(key));
+  return (catchall === undefined || catchall instanceof z.ZodNever) && keys.length > 0 && keys.every((key) => GRAPHQL_NAME.test(key) && !key.startsWith("__"));
 }
 
 /** The bounds a value is held to, in words, for a field the schema does not describe. */
@@ -229,10 +231,10 @@ function fieldShape(schema: z.ZodType, nameHint: string, fallbackDescription?: s
   const { inner, optional, defaultValue, description: own } = unwrapInput(schema);
   const description = own ?? fallbackDescription;
   const shown = defaultValue === undefined ? undefined : `Defaults to ${JSON.stringify(defaultValue)}`;
-  const presence = optional ? "Optional" : "Required";
+  const presence = optional || takesNothing(inner) ? "Optional" : "Required";
   if (inner instanceof z.ZodArray) {
     const item = unwrapInput(inner.element as z.ZodType);
-    const required = { list: !optional, items: !item.optional };
+    const required = { list: !optional, items: !item.optional && !takesNothing(item.inner) };
     if (!(item.inner instanceof z.ZodArray)) {
       const leaf = valueType(item.inner, nameHint);
       const itemNote = leaf.note ?? (description ? undefined : ruleNote(item.inner));
@@ -242,10 +244,13 @@ function fieldShape(schema: z.ZodType, nameHint: string, fallbackDescription?: s
     return { type: ["JSON"], required, description: sentence(description ?? `${presence} list`, "Each item: a JSON list", shown) };
   }
   const leaf = valueType(inner, nameHint);
-  // Any JSON value (unknown, any) may itself be absent.
-  const anything = inner instanceof z.ZodUnknown || inner instanceof z.ZodAny;
   const rules = description ? undefined : ruleNote(inner);
-  return { type: leaf.type, required: !optional && !anything, description: sentence(description ?? (leaf.note || rules ? undefined : presence), leaf.note, rules, shown) };
+  return { type: leaf.type, required: !optional && !takesNothing(inner), description: sentence(description ?? (leaf.note || rules ? undefined : presence), leaf.note, rules, shown) };
+}
+
+/** Whether a schema accepts null or nothing itself (a JSON value, unknown): never NonNull then. */
+function takesNothing(schema: z.ZodType): boolean {
+  return schema.safeParse(null).success || schema.safeParse(undefined).success;
 }
 
 /** A field an input type lists that its zod schema does not (an ignored or hidden key). */
@@ -271,7 +276,7 @@ export function hasInputFields(schema: z.ZodObject, options: InputObjectOptions 
 export function requiresInput(schema: z.ZodObject): boolean {
   return Object.values(schema.shape as Record<string, z.ZodType>).some((field) => {
     const { inner, optional } = unwrapInput(field);
-    return !optional && !(inner instanceof z.ZodUnknown || inner instanceof z.ZodAny);
+    return !optional && !takesNothing(inner);
   });
 }
 
@@ -306,7 +311,8 @@ export function inputObjectTypeOf(schema: z.ZodObject, name: string, options: In
       ),
       ...Object.fromEntries(
         Object.entries(options.extraFields ?? {})
-          .filter(([key]) => !(key in shape))
+          // A key GraphQL cannot name (`__x`) stays out: sent, it is refused with validation_failed.
+          .filter(([key]) => !(key in shape) && GRAPHQL_NAME.test(key) && !key.startsWith("__"))
           .map(([key, extra]) => [key, t.field({ type: extra.type, required: false, description: extra.description })]),
       ),
     }),
