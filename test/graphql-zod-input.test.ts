@@ -26,7 +26,7 @@ describe("zod → GraphQL inputs", () => {
     expect(String(fields.expires_at!.type)).toBe("String");
     expect(fields.expires_at!.description).toMatch(/ISO 8601/);
     const preset = getNamedType(fields.preset!.type);
-    expect(isEnumType(preset) && preset.getValues().map((value) => value.name)).toEqual(["read_only", "content_editor", "automation", "full_access"]);
+    expect(isEnumType(preset) && preset.getValues().map((value) => value.name).sort()).toEqual(["automation", "content_editor", "full_access", "read_only"]);
     expect(String(fields.ip_allowlist!.type)).toBe("[String!]");
     const limits = getNamedType(fields.rate_limits!.type);
     expect(isInputObjectType(limits) && Object.keys(limits.getFields())).toEqual(expect.arrayContaining(["minute", "hour", "day"]));

@@ -21,13 +21,13 @@ const ApiKeySecret = builder.objectRef<NewSecret>("ApiKeySecret").implement({
 });
 
 const presets = "read_only, content_editor, automation, full_access";
-const CreateInput = inputObjectTypeOf(keyInputSchemas.create, "ApiKeyCreateInput", {
+const CreateInput: any = inputObjectTypeOf(keyInputSchemas.create, "ApiKeyCreateInput", {
   description: `A new key: name, preset (${presets}) or scopes, mode (live|test), ip_allowlist, origin_allowlist, expires_at, rate_limits {minute, hour, day, credits_day}, quota_limit, quota_unit (requests|credits).`,
 });
-const UpdateInput = inputObjectTypeOf(keyInputSchemas.update, "ApiKeyUpdateInput", {
+const UpdateInput: any = inputObjectTypeOf(keyInputSchemas.update, "ApiKeyUpdateInput", {
   description: "A key's settings to change (no preset or mode), plus paused; fields left out are kept.",
 });
-const RotateInput = inputObjectTypeOf(keyInputSchemas.rotate, "ApiKeyRotateInput", {
+const RotateInput: any = inputObjectTypeOf(keyInputSchemas.rotate, "ApiKeyRotateInput", {
   description: "grace_period_seconds (0 to 604800): how long the old secret keeps working.",
 });
 

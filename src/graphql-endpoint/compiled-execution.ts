@@ -13,7 +13,7 @@
 // interns them, as plugin-prisma's query plans are found by path identity.
 import {
   execute,
-  getNamedType,
+  getNullableType,
   getOperationAST,
   isScalarType,
   Kind,
@@ -50,8 +50,10 @@ export function hasVariableInScalarLiteral(schema: GraphQLSchema, document: Docu
   const typeInfo = new TypeInfo(schema);
   let found = false;
   const inScalar = (node: ASTNode) => {
-    const type = typeInfo.getInputType();
-    if (type && isScalarType(getNamedType(type)) && holdsVariable(node)) {
+    // The literal's own type (TypeInfo holds a list's item type inside it): a list of strings is
+    // read by graphql-jit item by item, a JSON value as one scalar literal.
+    const type = node.kind === Kind.LIST ? typeInfo.getParentInputType() : typeInfo.getInputType();
+    if (type && isScalarType(getNullableType(type)) && holdsVariable(node)) {
       found = true;
       return BREAK;
     }

@@ -70,7 +70,8 @@ function rawArgument(field: FieldNode, definition: GraphQLField<unknown, unknown
     return { raw, refused: inputIssues(raw, argument.type).length > 0 };
   }
   const raw = valueFromASTUntyped(node.value, variables);
-  return { raw, refused: valueFromAST(node.value, argument.type, variables) === undefined, literal: true };
+  // valueFromAST passes over unknown fields of an object literal; the walk over the value does not.
+  return { raw, refused: valueFromAST(node.value, argument.type, variables) === undefined || inputIssues(raw, argument.type).length > 0, literal: true };
 }
 
 function argumentValues(field: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
@@ -167,7 +168,8 @@ function within(inner: ASTNode, outer: ASTNode): boolean {
  */
 function isInputFinding(error: GraphQLError, schema: GraphQLSchema, document: DocumentNode): boolean {
   const nodes = error.nodes ?? [];
-  if (nodes.length === 0) return false;
+  // A field named twice in one literal is the document's fault, not the input's: left as it is.
+  if (nodes.length === 0 || error.message.startsWith("There can be only one")) return false;
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.SUBSCRIPTION) continue;
     const rootType = schema.getRootType(definition.operation);
@@ -192,8 +194,8 @@ export function withoutInputFindings(errors: readonly GraphQLError[], schema: Gr
 export const useInputRefusals: Plugin = {
   onValidate({ params }) {
     return ({ result, setResult }) => {
-      if (result.length === 0) return;
-      const kept = withoutInputFindings(result, params.schema, params.documentAST);
+      if (result.length === 0 || !result.every((error) => error instanceof GraphQLError)) return;
+      const kept = withoutInputFindings(result as readonly GraphQLError[], params.schema, params.documentAST);
       if (kept.length !== result.length) setResult([...kept]);
     };
   },

@@ -71,7 +71,7 @@ function unwrapInput(schema: z.ZodType): Unwrapped {
       defaultValue ??= typeof value === "function" ? undefined : value;
       inner = inner.unwrap() as z.ZodType;
     } else if (inner instanceof z.ZodReadonly || inner instanceof z.ZodCatch) {
-      inner = (inner._zod.def as { innerType: z.ZodType }).innerType;
+      inner = (inner._zod.def as unknown as { innerType: z.ZodType }).innerType;
     } else if (inner instanceof z.ZodPipe) {
       inner = inner.in as z.ZodType;
     } else {
