@@ -148,7 +148,7 @@ describe("agents.execute", () => {
     const fixture = await funded(service, 10);
     const { client, workspaceId } = fixture;
     const agentId = await agent(client);
-    const answer = await client.graphql(`mutation($input: AgentsExecuteInput) { agents_execute(input: $input) { ... on AgentsExecuteResult { object execution_id status result credits { charged } } } }`, { input: { agent_id: agentId, variables: { product: "bikes" }, stream: true } });
+    const answer = await client.graphql(`mutation($input: AgentsExecuteInput!) { agents_execute(input: $input) { ... on AgentsExecuteResult { object execution_id status result credits { charged } } } }`, { input: { agent_id: agentId, variables: { product: "bikes" }, stream: true } });
     expect(answer.body.errors, answer.text).toBeUndefined();
     expect(answer.body.data.agents_execute).toMatchObject({ object: "agent_execution", status: "completed", result: { text: expect.stringContaining("BIKES") }, credits: { charged: 4 } });
 

@@ -372,7 +372,7 @@ describe("over GraphQL", () => {
   it("create_api_key, api_keys, api_key, update_api_key, rotate_api_key, revoke_api_key", async () => {
     const admin = await createFixture(service);
     const created = (
-      await gql(admin.client, `mutation($input: ApiKeyInput!) { create_api_key(input: $input) { object secret key_id api_key { ${KEY_FIELDS} } } }`, {
+      await gql(admin.client, `mutation($input: ApiKeyCreateInput!) { create_api_key(input: $input) { object secret key_id api_key { ${KEY_FIELDS} } } }`, {
         input: { name: "gql", preset: "content_editor", rate_limits: { hour: 50 } },
       })
     ).create_api_key as Row;
@@ -388,7 +388,7 @@ describe("over GraphQL", () => {
     // The secret's hash is not part of the schema at all.
     expect((await gqlError(admin.client, `query($id: ID!) { api_key(key_id: $id) { secret_hash } }`, { id: keyId }))).toBeDefined();
 
-    const updated = await gql(admin.client, `mutation($id: ID!, $input: ApiKeyInput!) { update_api_key(key_id: $id, input: $input) { ${KEY_FIELDS} } }`, { id: keyId, input: { name: "gql2", paused: true } });
+    const updated = await gql(admin.client, `mutation($id: ID!, $input: ApiKeyUpdateInput!) { update_api_key(key_id: $id, input: $input) { ${KEY_FIELDS} } }`, { id: keyId, input: { name: "gql2", paused: true } });
     expect(updated.update_api_key).toMatchObject({ name: "gql2" });
     expect(updated.update_api_key.paused_at).not.toBeNull();
     expect(await probe(created.secret)).toBe("403 key_paused");
@@ -400,7 +400,7 @@ describe("over GraphQL", () => {
     expect(await probe(created.secret)).toBe("401 invalid_credentials");
     expect(await probe(rotated.secret)).toBe("ok");
     const graced = (
-      await gql(admin.client, `mutation($id: ID!, $input: ApiKeyInput) { rotate_api_key(key_id: $id, input: $input) { secret api_key { previous_secret_expires_at } } }`, {
+      await gql(admin.client, `mutation($id: ID!, $input: ApiKeyRotateInput) { rotate_api_key(key_id: $id, input: $input) { secret api_key { previous_secret_expires_at } } }`, {
         id: keyId,
         input: { grace_period_seconds: 300 },
       })
@@ -418,7 +418,7 @@ describe("over GraphQL", () => {
   it("refuses over GraphQL what REST refuses", async () => {
     const fixture = await createFixture(service, { scopes: ["videos:read", "api_keys:*"] });
     const other = await createFixture(service);
-    const create = `mutation($input: ApiKeyInput!) { create_api_key(input: $input) { key_id } }`;
+    const create = `mutation($input: ApiKeyCreateInput!) { create_api_key(input: $input) { key_id } }`;
     expect(await gqlError(fixture.client, create, { input: { scopes: ["videos:write"] } })).toMatchObject({ code: "insufficient_scope", param: "scopes" });
     expect(await gqlError(fixture.client, `query($id: ID!) { api_key(key_id: $id) { key_id } }`, { id: other.keyId })).toMatchObject({ code: "workspace_mismatch" });
     expect(await gqlError(fixture.client, `mutation($id: ID!) { revoke_api_key(key_id: $id) { key_id } }`, { id: other.keyId })).toMatchObject({ code: "workspace_mismatch" });

@@ -142,7 +142,7 @@ describe("characters.smart_variants", () => {
     const { client } = await t.funded(20);
     const characterId = await character(client, {});
     const answer = await client.graphql(
-      `mutation ($input: CharactersSmartVariantsInput) { characters_smart_variants(input: $input) { object analyze_only prompts generation { generation_id } credits { cost charged } } }`,
+      `mutation ($input: CharactersSmartVariantsInput!) { characters_smart_variants(input: $input) { object analyze_only prompts generation { generation_id } credits { cost charged } } }`,
       { input: { character_id: characterId, num_variants: 2, analyze_only: true } },
     );
     expect(answer.body.errors).toBeUndefined();

@@ -68,8 +68,9 @@ describe("variables inside scalar literals", () => {
   const schema = getSchema();
   const check = (source: string) => hasVariableInScalarLiteral(schema, parse(source));
 
-  it("are found inside a JSON input literal, not in input objects or whole arguments", () => {
-    expect(check(`mutation($f: String!) { create_video(input: { video_name: "x", folder_ids: [$f] }) { video_id } }`)).toBe(true);
+  it("are found inside a JSON field's literal, not in input objects or whole arguments", () => {
+    expect(check(`mutation($f: String!) { create_video(input: { video_name: "x", video_json: { a: [$f] } }) { video_id } }`)).toBe(true);
+    expect(check(`mutation($f: String!) { create_video(input: { video_name: "x", folder_ids: [$f] }) { video_id } }`)).toBe(false);
     expect(check(`mutation($i: VideoCreateInput!) { create_video(input: $i) { video_id } }`)).toBe(false);
     expect(check(`query($f: String) { videos(filter: { video_format: { eq: $f } }) { has_more } }`)).toBe(false);
     expect(check(`{ videos(filter: { video_format: { eq: "portrait" } }) { has_more } }`)).toBe(false);

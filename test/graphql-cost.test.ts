@@ -137,7 +137,7 @@ describe("cost", () => {
     // A weight-5 action (refused afterwards for lack of credits, but counted first, as on REST).
     const rest = await unitsTaken(client, () => client.post("/api/v1/actions/renders.create", input));
     expect(rest.response.body.error?.code, rest.response.text).toBe("insufficient_credits");
-    const graphql = await unitsTaken(client, () => client.graphql("mutation($input: RendersCreateInput) { renders_create(input: $input) { render_id } }", { input }));
+    const graphql = await unitsTaken(client, () => client.graphql("mutation($input: RendersCreateInput!) { renders_create(input: $input) { render_id } }", { input }));
     expect(graphql.response.body.errors?.[0]?.extensions.code, graphql.response.text).toBe("insufficient_credits");
     expect(graphql.units).toBe(rest.units);
     expect(graphql.response.body.extensions.cost).toMatchObject({ requestedQueryCost: 0, chargedUnits: 1 });
@@ -145,7 +145,7 @@ describe("cost", () => {
     // Beside another write, each is still charged as its own request would be.
     const restFolder = await unitsTaken(client, () => client.post("/api/v1/folders", { folder_name: "beside" }));
     const mixed = await unitsTaken(client, () =>
-      client.graphql('mutation($input: RendersCreateInput) { f: create_folder(input: { folder_name: "with" }) { folder_id } r: renders_create(input: $input) { render_id } }', { input }),
+      client.graphql('mutation($input: RendersCreateInput!) { f: create_folder(input: { folder_name: "with" }) { folder_id } r: renders_create(input: $input) { render_id } }', { input }),
     );
     expect(mixed.units).toBe(restFolder.units + rest.units);
     expect(mixed.response.body.extensions.cost).toMatchObject({ requestedQueryCost: 1, chargedUnits: 2 });

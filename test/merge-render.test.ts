@@ -55,11 +55,11 @@ describe("merge fields in a render", () => {
     expect(missing.status, missing.text).toBe(422);
     expect(missing.body.error.details.issues.map((issue: Row) => issue.path)).toEqual(["merge.brand", "merge.ink"]);
     expect(missing.body.error.details.issues[0].message).toContain("composition.layers.0.color");
-    const graphqlMissing = await client.graphql("mutation($input: RendersCreateInput) { renders_create(input: $input) { render_id } }", { input: { video_id: videoId, merge: { brand: "#00FF00" } } });
+    const graphqlMissing = await client.graphql("mutation($input: RendersCreateInput!) { renders_create(input: $input) { render_id } }", { input: { video_id: videoId, merge: { brand: "#00FF00" } } });
     expect(graphqlMissing.body.errors[0].extensions.details.issues.map((issue: Row) => issue.path)).toEqual(["merge.name", "merge.ink"]);
     expect(await balanceOf(service, workspaceId)).toBe(before);
 
-    const queued = await client.graphql("mutation($input: RendersCreateInput) { renders_create(input: $input) { render_id } }", { input: { video_id: videoId, merge: { brand: "#0000FF", name: "Ada", ink: "white" }, output: { resolution: "preview" } } });
+    const queued = await client.graphql("mutation($input: RendersCreateInput!) { renders_create(input: $input) { render_id } }", { input: { video_id: videoId, merge: { brand: "#0000FF", name: "Ada", ink: "white" }, output: { resolution: "preview" } } });
     expect(queued.body.errors, queued.text).toBeUndefined();
     const render = await finished(client, queued.body.data.renders_create.render_id);
     expect(render.render_status, JSON.stringify(render)).toBe("completed");

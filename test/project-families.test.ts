@@ -164,7 +164,7 @@ describe("app_screenshots", () => {
     const made = await client.graphql(`mutation { app_screenshots_create(input: {project_name: "Via GraphQL"}) { object project_id screens { screen_id } } }`);
     expect(made.body.errors, made.text).toBeUndefined();
     const projectId = made.body.data.app_screenshots_create.project_id;
-    const updated = await client.graphql(`mutation($input: AppScreenshotsUpdateInput) { app_screenshots_update(input: $input) { project_id screens { title prompt references } } }`, {
+    const updated = await client.graphql(`mutation($input: AppScreenshotsUpdateInput!) { app_screenshots_update(input: $input) { project_id screens { title prompt references } } }`, {
       input: { project_id: projectId, screens: [{ title: "Home", prompt: "Launch screen" }] },
     });
     expect(updated.body.errors, updated.text).toBeUndefined();

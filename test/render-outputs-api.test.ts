@@ -95,7 +95,7 @@ describe("renders.create output on REST", () => {
 
 describe("renders.create output on GraphQL", () => {
   it("renders a png still and reads outputs and quality back", async () => {
-    const created = await client.graphql(`mutation($input: RendersCreateInput) { renders_create(input: $input) { render_id render_status } }`, {
+    const created = await client.graphql(`mutation($input: RendersCreateInput!) { renders_create(input: $input) { render_id render_status } }`, {
       input: { video_id: videoId, output: { format: "png", at: 1.5, width: 320 } },
     });
     expect(created.body.errors, created.text).toBeUndefined();

@@ -64,7 +64,7 @@ describe("videos_ai.generate", () => {
     const { client } = await t.funded(50);
     const agentId = await videoAgent(client);
     const answer = await client.graphql(
-      `mutation ($input: VideosAiGenerateInput) { videos_ai_generate(input: $input) { object generation_id status credits_consumed credits { cost charged held } } }`,
+      `mutation ($input: VideosAiGenerateInput!) { videos_ai_generate(input: $input) { object generation_id status credits_consumed credits { cost charged held } } }`,
       { input: { agent_id: agentId, variables: { place: "a dune" }, duration: 1 } },
     );
     expect(answer.body.errors).toBeUndefined();

@@ -88,7 +88,7 @@ describe("registering an endpoint", () => {
   it("shows the secret in the GraphQL answer to create_webhook_endpoint", async () => {
     const { client } = await createFixture(service);
     const receiver = await startReceiver();
-    const created = await client.graphql(`mutation($input: WebhookEndpointInput!) { create_webhook_endpoint(input: $input) { endpoint_id events secret } }`, {
+    const created = await client.graphql(`mutation($input: WebhookEndpointCreateInput!) { create_webhook_endpoint(input: $input) { endpoint_id events secret } }`, {
       input: { url: receiver.url, events: ["*"] },
     });
     expect(created.body.errors, created.text).toBeUndefined();

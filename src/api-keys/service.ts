@@ -199,3 +199,15 @@ export async function revokeKey(context: GraphQLContext, keyId: string, query: Q
     return tx.apiKey.update({ ...query, where: { key_id: keyId }, data: { revoked_at: new Date() } });
   }));
 }
+
+/** The schemas of key inputs, typed as GraphQL input objects from them (./graphql.ts). */
+export const keyInputSchemas = { create: createSchema, update: updateSchema, rotate: rotateSchema } as const;
+
+/**
+ * Throws what a key change answers for its input before it writes (an input GraphQL refused is
+ * answered with it): for a change of a key, 404 when the key is not the workspace's, then the 422.
+ */
+export async function checkKeyInput(context: GraphQLContext, which: keyof typeof keyInputSchemas, keyId: unknown, raw: unknown): Promise<void> {
+  if (which !== "create") await loadOwned(context.prisma, context, apiKeys, String(keyId), { select: { key_id: true } });
+  parseOrThrow(keyInputSchemas[which], raw);
+}

@@ -6,14 +6,14 @@
 // Some operations stay on graphql-js:
 // - subscriptions (graphql-jit compiles queries and mutations only);
 // - documents graphql-jit cannot compile;
-// - documents with a variable inside the literal of a scalar (`input: { folder_ids: [$f] }`, our
-//   inputs being JSON scalars): graphql-jit parses scalar literals without the variables, so the
-//   variable would arrive as null.
+// - documents with a variable inside the literal of a scalar (`input: { metadata: { a: $f } }`, a
+//   JSON field): graphql-jit parses scalar literals without the variables, so the variable would
+//   arrive as null.
 // Under graphql-jit every resolver gets a fresh path object; src/graphql/response-path-plugin.ts
 // interns them, as plugin-prisma's query plans are found by path identity.
 import {
   execute,
-  getNamedType,
+  getNullableType,
   getOperationAST,
   isScalarType,
   Kind,
@@ -30,6 +30,7 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
+import { findRefusedInput, refusedInputResult } from "./input-refusals.js";
 
 const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
 
@@ -49,8 +50,10 @@ export function hasVariableInScalarLiteral(schema: GraphQLSchema, document: Docu
   const typeInfo = new TypeInfo(schema);
   let found = false;
   const inScalar = (node: ASTNode) => {
-    const type = typeInfo.getInputType();
-    if (type && isScalarType(getNamedType(type)) && holdsVariable(node)) {
+    // The literal's own type (TypeInfo holds a list's item type inside it): a list of strings is
+    // read by graphql-jit item by item, a JSON value as one scalar literal.
+    const type = node.kind === Kind.LIST ? typeInfo.getParentInputType() : typeInfo.getInputType();
+    if (type && isScalarType(getNullableType(type)) && holdsVariable(node)) {
       found = true;
       return BREAK;
     }
@@ -85,16 +88,29 @@ export interface OperationRun {
   operationName?: string;
 }
 
-/** Runs one operation compiled, or on graphql-js when it cannot be compiled. */
+/**
+ * Runs one operation compiled, or on graphql-js when it cannot be compiled; a typed input GraphQL
+ * would refuse is answered with its field's own refusal (./input-refusals.ts).
+ */
 export function executeCompiled(run: OperationRun): Promise<ExecutionResult> | ExecutionResult {
+  const refused = findRefusedInput(run.schema, run.document, run.operationName, run.variableValues);
+  if (refused) return refusedInputResult(refused, run.contextValue);
   const query = compiledQuery(run.schema, run.document, run.operationName);
   return query ? query.query(undefined, run.contextValue, run.variableValues ?? {}) : execute(run);
 }
 
-/** Yoga runs what can be compiled compiled, the rest on its own executor. */
+/**
+ * Yoga runs what can be compiled compiled, the rest on its own executor; a typed input GraphQL
+ * would refuse is answered with its field's own refusal (./input-refusals.ts).
+ */
 export const useCompiledExecution: Plugin = {
   onExecute({ args, setExecuteFn }) {
-    const { schema, document, operationName } = args as ExecutionArgs;
+    const { schema, document, operationName, variableValues } = args as ExecutionArgs;
+    const refused = findRefusedInput(schema, document, operationName, variableValues);
+    if (refused) {
+      setExecuteFn((run) => refusedInputResult(refused, run.contextValue));
+      return;
+    }
     const query = compiledQuery(schema, document, operationName ?? undefined);
     if (query) setExecuteFn((run) => query.query(run.rootValue, run.contextValue, (run.variableValues ?? {}) as Record<string, unknown>));
   },

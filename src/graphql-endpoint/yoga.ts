@@ -4,6 +4,7 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import type { ExecutionResult } from "graphql";
 import type { GraphQLSchema } from "graphql";
 import { useCompiledExecution } from "./compiled-execution.js";
+import { useInputRefusals } from "./input-refusals.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { formatGraphQLError } from "../graphql/errors.js";
 import { graphqlGuardPlugins } from "./guard-plugins.js";
@@ -64,6 +65,7 @@ export function createGraphQLHandler(schema: GraphQLSchema) {
     maxRequestBodySize: false,
     context: ({ graphqlContext }) => graphqlContext,
     // Input, size and cost guards (src/graphql-endpoint/guard-plugins.ts; docs/security.md).
-    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useCompiledExecution],
+    // Typed-input findings of validation are answered by the field's own refusal (./input-refusals.ts).
+    plugins: [useServiceErrors, useCheckedBody, ...graphqlGuardPlugins(), useInputRefusals, useCompiledExecution],
   });
 }

@@ -1,4 +1,4 @@
-// How the service's JSON scalars (every `…Input`, and JSON) read a literal written in a document.
+// How the service's JSON scalars (JSON, EmptyInput) read a literal written in a document.
 //
 // graphql-js hands parseLiteral the document's variables as a second argument. graphql-jit
 // (src/graphql-endpoint/compiled-execution.ts) never does, and prints a warning to stderr each time it

@@ -2,7 +2,8 @@
 // GraphQL result type (selectable fields) and, through Sofa, its OpenAPI response schema.
 //
 // Mapping: string → String (an ISO datetime → DateTime), integer → Int, number → Float,
-// boolean → Boolean, enum and literal → String, array → list, object → an object type, record and
+// boolean → Boolean, enum and literal → String (a status or format field's enum of GraphQL names →
+// a GraphQL enum, shared with inputs: ./zod-input.ts), array → list, object → an object type, record and
 // JSON → JSON. An `object` field holding string literals (the kind of the answer: `list`,
 // `render`, `action_quote`) is an enum of its own type (`ActionQuoteObject`), so a client tells a
 // quote from a result by the field's type as well as its value. Optional, nullable and defaulted values are nullable fields. An object type is named
@@ -10,6 +11,7 @@
 // field that holds it (`RendersListResult` → `RendersListResultData`).
 import { z } from "zod";
 import { builder } from "./builder.js";
+import { enumTypeOf, isEnumName } from "./zod-input.js";
 
 const loose = builder as any;
 
@@ -45,6 +47,17 @@ const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
 function pascal(text: string): string {
   return text.replace(/(^|[_.\-\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
+}
+
+/** A status or format field (`status`, `video_format`, …): its closed set is told apart by type. */
+const CLOSED_SET_FIELD = /(^|_)(status|format)$/;
+
+/** The enum of a status or format field holding a zod enum of GraphQL names, else undefined. */
+export function closedSetEnum(key: string, schema: z.ZodType, typeName: string): { type: TypeRef; nullable: boolean } | undefined {
+  if (!CLOSED_SET_FIELD.test(key)) return undefined;
+  const { inner, nullable } = unwrapNullable(schema);
+  if (!(inner instanceof z.ZodEnum) || !inner.options.every(isEnumName)) return undefined;
+  return { type: enumTypeOf(inner, inner.options as string[], `${typeName}${pascal(key)}`), nullable };
 }
 
 /** Strips optional / nullable / default wrappers; says whether the value may be absent or null. */
@@ -130,6 +143,8 @@ export function objectTypeOf(schema: z.ZodObject, nameHint: string, description?
         Object.entries(shape).map(([key, field]) => {
           const kind = key === "object" ? objectKindEnum(field, name) : undefined;
           if (kind) return [key, t.field({ type: kind, nullable: false, description: descriptionOf(field), resolve: (parent: Record<string, unknown>) => parent[key] })];
+          const closed = closedSetEnum(key, field, name);
+          if (closed) return [key, t.field({ type: closed.type, nullable: closed.nullable, description: descriptionOf(field), resolve: (parent: Record<string, unknown>) => parent[key] ?? null })];
           const { type, nullable, description: fieldDescription } = fieldShape(field, `${name}${pascal(key)}`);
           return [key, t.field({ type, nullable, description: fieldDescription, resolve: (parent: Record<string, unknown>) => parent[key] ?? null })];
         }),

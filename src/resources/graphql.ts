@@ -2,15 +2,19 @@
 // resource: the declaration and the Prisma model say what to build.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.js";
-import { parseJsonLiteral } from "../graphql/json-literal.js";
+import type { z } from "zod";
+import { inputCheckExtension } from "../graphql/input-check.js";
+import { inputObjectTypeOf, requiresInput } from "../graphql/zod-input.js";
+import { closedSetEnum } from "../graphql/zod-output.js";
 import { LOADED_COLUMN } from "../graphql/loaded-column-plugin.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import type { ModelField } from "../graphql/datamodel.js";
 import type { ResourceDefinition } from "../registry/resource.js";
-import { apiFieldName, assertAliasesDisplayOnly, idColumn, publicColumns, typeNameOf } from "./fields.js";
+import { apiFieldName, assertAliasesDisplayOnly, idColumn, ignoredInputFields, publicColumns, typeNameOf } from "./fields.js";
+import { inputSchema, parseRecordInput } from "./input-schema.js";
 import { resourceOperations, requiredScope, type ResourceOperation } from "./operations.js";
 import { LIST_ARGUMENTS, listRecords, type ListArgs, type ListPage } from "./list.js";
-import { createRecord, deleteRecord, getRecord, updateRecord, type Deletion } from "./service.js";
+import { createRecord, deleteRecord, getRecord, loadOwned, updateRecord, type Deletion } from "./service.js";
 import type { PrismaQuery } from "./selection.js";
 import { inputSchemaDescription } from "./input-docs.js";
 import { defineFilterInput } from "./filter-inputs.js";
@@ -26,6 +30,10 @@ function exposeColumn(t: AnyFieldBuilder, resource: ResourceDefinition, column: 
   const nullable = !column.isRequired;
   const name = column.name;
   if (name === idColumn(resource)) return t.exposeID(name, { extensions: { [LOADED_COLUMN]: name } });
+  // A status or format column whose values the resource declares (fieldRules) is an enum.
+  const rule = resource.fieldRules?.[name];
+  const closed = rule && !column.isList ? closedSetEnum(apiFieldName(resource, name), rule, typeNameOf(resource)) : undefined;
+  if (closed) return t.expose(name, { type: closed.type, nullable, extensions: { [LOADED_COLUMN]: name } });
   const scalar: Record<string, string> = { String: "String", Boolean: "Boolean", Int: "Int", Float: "Float", DateTime: "DateTime", Json: "JSON" };
   const type = scalar[column.type];
   if (!type) throw new Error(`No GraphQL type for ${resource.model}.${name} (${column.type})`);
@@ -85,14 +93,37 @@ function defineDeletionType(resource: ResourceDefinition) {
   });
 }
 
-function defineInputScalar(resource: ResourceDefinition, mode: "create" | "update") {
-  return loose.scalarType(`${typeNameOf(resource)}${mode === "create" ? "Create" : "Update"}Input`, {
-    description: inputSchemaDescription(resource, mode),
-    // Validation happens in the resolver, after the scope check, so that a key without the
-    // scope learns nothing about the payload rules and both surfaces report 422 identically.
-    serialize: (value: unknown) => value,
-    parseValue: (value: unknown) => value,
-    parseLiteral: parseJsonLiteral,
+/**
+ * A record's create or update input as a typed input object, from the schema that validates it
+ * (src/graphql/zod-input.ts). The fields the service sets are listed too: sent, they are ignored
+ * (contract 2.1.2), as on REST. videos.create / videos.update take the same fields (`schema` and
+ * `name` then say which).
+ */
+export function recordInputType(
+  resource: ResourceDefinition,
+  mode: "create" | "update",
+  options: { schema?: z.ZodObject; name?: string; description?: string } = {},
+): unknown {
+  const ignored = Object.fromEntries(
+    [...ignoredInputFields(resource)].map((name) => [name, { type: "JSON" as const, description: "Set by the service: ignored when sent." }]),
+  );
+  return inputObjectTypeOf(options.schema ?? inputSchema(resource, mode), options.name ?? `${typeNameOf(resource)}${mode === "create" ? "Create" : "Update"}Input`, {
+    description: [options.description, inputSchemaDescription(resource, mode)].filter(Boolean).join(" "),
+    extraFields: ignored,
+  });
+}
+
+/**
+ * A write GraphQL refuses for its input is answered as the resolver would: the scope (field auth)
+ * first, then for an update the record's ownership (404), then the schema's 422.
+ */
+function recordInputCheck(resource: ResourceDefinition, operation: ResourceOperation, mode: "create" | "update") {
+  return inputCheckExtension({
+    scopes: [requiredScope(resource, operation)],
+    async validate(context, raw, args) {
+      if (mode === "update") await loadOwned(context.prisma, context, resource, String(args[resource.idField]), { select: { [idColumn(resource)]: true } } as PrismaQuery);
+      parseRecordInput(resource, mode, raw);
+    },
   });
 }
 
@@ -145,9 +176,10 @@ function defineOperation(resource: ResourceDefinition, operation: ResourceOperat
           type: resource.model,
           description: `Create a ${resource.kind}.`,
           authScopes,
-          args: { input: t.arg({ type: types.createInput, required: true }) },
-          resolve: (q: unknown, _root: unknown, args: { input: unknown }, context: GraphQLContext) =>
-            createRecord(context, resource, args.input, query(q)),
+          args: { input: t.arg({ type: types.createInput, required: requiresInput(inputSchema(resource, "create")) }) },
+          extensions: recordInputCheck(resource, operation, "create"),
+          resolve: (q: unknown, _root: unknown, args: { input?: unknown }, context: GraphQLContext) =>
+            createRecord(context, resource, args.input ?? {}, query(q)),
         }),
       );
     case "update":
@@ -156,9 +188,10 @@ function defineOperation(resource: ResourceDefinition, operation: ResourceOperat
           type: resource.model,
           description: `Change fields of a ${resource.kind}; fields left out are kept.`,
           authScopes,
-          args: { ...idArg(t), input: t.arg({ type: types.updateInput, required: true }) },
+          args: { ...idArg(t), input: t.arg({ type: types.updateInput, required: requiresInput(inputSchema(resource, "update")) }) },
+          extensions: recordInputCheck(resource, operation, "update"),
           resolve: (q: unknown, _root: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
-            updateRecord(context, resource, args[resource.idField] as string, args.input, query(q)),
+            updateRecord(context, resource, args[resource.idField] as string, args.input ?? {}, query(q)),
         }),
       );
     case "delete":
@@ -184,8 +217,8 @@ export function defineResourceGraphQL(resource: ResourceDefinition): void {
     list: routes.has("list") ? defineListType(resource, record) : undefined,
     filter: routes.has("list") ? defineFilterInput(resource) : undefined,
     deletion: routes.has("delete") ? defineDeletionType(resource) : undefined,
-    createInput: routes.has("create") ? defineInputScalar(resource, "create") : undefined,
-    updateInput: routes.has("update") ? defineInputScalar(resource, "update") : undefined,
+    createInput: routes.has("create") ? recordInputType(resource, "create") : undefined,
+    updateInput: routes.has("update") ? recordInputType(resource, "update") : undefined,
   };
   for (const operation of resourceOperations(resource)) defineOperation(resource, operation, types);
 }

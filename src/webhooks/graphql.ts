@@ -2,23 +2,34 @@
 // change, rotate the secret, delete, test, resend a delivery, recover failed deliveries.
 // Listing endpoints and reading the delivery log come from the resource declarations.
 import { builder } from "../graphql/builder.js";
-import { parseJsonLiteral } from "../graphql/json-literal.js";
+import { inputCheckExtension } from "../graphql/input-check.js";
+import { inputObjectTypeOf, requiresInput } from "../graphql/zod-input.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
 import {
-  createEndpoint, deleteEndpoint, recoverDeliveries, resendDelivery, rotateEndpointSecret, testEndpoint, updateEndpoint,
+  checkEndpointInput, createEndpoint, deleteEndpoint, endpointInputSchemas, recoverDeliveries, resendDelivery, rotateEndpointSecret, testEndpoint, updateEndpoint,
   type TestResult,
 } from "./service.js";
 
 const loose = builder as any;
 
-const WebhookInput = loose.scalarType("WebhookEndpointInput", {
-  description:
-    "A JSON object. Create: url (https, public), events (names, families such as video.*, or *), description, enabled. " +
-    "Update: the same, each optional. Rotate: grace_period_seconds (0 to 604800, default 86400). Recover: since (ISO 8601).",
-  serialize: (value: unknown) => value,
-  parseValue: (value: unknown) => value,
-  parseLiteral: parseJsonLiteral,
+const inputs = {
+  create: inputObjectTypeOf(endpointInputSchemas.create, "WebhookEndpointCreateInput", {
+    description: "A new endpoint: url (https, public), events (names, families such as video.*, or *), description, enabled.",
+  }),
+  update: inputObjectTypeOf(endpointInputSchemas.update, "WebhookEndpointUpdateInput", {
+    description: "An endpoint's url, events, description or enabled to change, each optional; with enabled: true, since also recovers what it missed.",
+  }),
+  rotate: inputObjectTypeOf(endpointInputSchemas.rotate, "WebhookSecretRotateInput", {
+    description: "grace_period_seconds (0 to 604800, default 86400): how long the old secret still signs deliveries.",
+  }),
+  recover: inputObjectTypeOf(endpointInputSchemas.recover, "WebhookRecoverInput", { description: "since (ISO 8601): how far back to recover." }),
+};
+
+/** The typed `input` argument and the check answering an input GraphQL refuses (scope, 404, then the 422). */
+const inputOf = (t: any, which: keyof typeof inputs, declared: { scopes: readonly string[] }) => ({
+  args: { input: t.arg({ type: inputs[which], required: requiresInput(endpointInputSchemas[which]) }) },
+  extensions: inputCheckExtension({ scopes: declared.scopes, validate: (context, raw, args) => checkEndpointInput(context, which, args.endpoint_id, raw) }),
 });
 
 const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path: string, scope: "write" | "delete", description: string, input: "body" | "none" = "body", successStatus: 200 | 201 = 200) =>
@@ -63,21 +74,22 @@ const Recovery = builder.objectRef<{ object: string; endpoint_id: string; since:
 
 const scopes = (declared: { scopes: readonly string[] }) => ({ scopes: declared.scopes });
 const endpointArg = (t: any) => ({ endpoint_id: t.arg.id({ required: true }) });
+const withEndpoint = (t: any, typed: ReturnType<typeof inputOf>) => ({ ...typed, args: { ...endpointArg(t), ...typed.args } });
 
 loose.mutationFields((t: any) => ({
   [create.fieldName]: t.prismaField({
     type: "WebhookEndpoint",
     description: create.description,
     authScopes: scopes(create),
-    args: { input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: (query: never, _root: unknown, args: { input: unknown }, context: GraphQLContext) => createEndpoint(context, args.input, query),
+    ...inputOf(t, "create", create),
+    resolve: (query: never, _root: unknown, args: { input?: unknown }, context: GraphQLContext) => createEndpoint(context, args.input ?? {}, query),
   }),
   [update.fieldName]: t.prismaField({
     type: "WebhookEndpoint",
     description: update.description,
     authScopes: scopes(update),
-    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: (query: never, _root: unknown, args: { endpoint_id: string; input: unknown }, context: GraphQLContext) => updateEndpoint(context, String(args.endpoint_id), args.input, query),
+    ...withEndpoint(t, inputOf(t, "update", update)),
+    resolve: (query: never, _root: unknown, args: { endpoint_id: string; input?: unknown }, context: GraphQLContext) => updateEndpoint(context, String(args.endpoint_id), args.input ?? {}, query),
   }),
   [remove.fieldName]: t.field({
     type: Deletion,
@@ -90,7 +102,7 @@ loose.mutationFields((t: any) => ({
     type: "WebhookEndpoint",
     description: rotate.description,
     authScopes: scopes(rotate),
-    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput }) },
+    ...withEndpoint(t, inputOf(t, "rotate", rotate)),
     resolve: (query: never, _root: unknown, args: { endpoint_id: string; input?: unknown }, context: GraphQLContext) => rotateEndpointSecret(context, String(args.endpoint_id), args.input ?? {}, query),
   }),
   [test.fieldName]: t.field({
@@ -112,7 +124,7 @@ loose.mutationFields((t: any) => ({
     type: Recovery,
     description: recover.description,
     authScopes: scopes(recover),
-    args: { ...endpointArg(t), input: t.arg({ type: WebhookInput, required: true }) },
-    resolve: (_root: unknown, args: { endpoint_id: string; input: unknown }, context: GraphQLContext) => recoverDeliveries(context, String(args.endpoint_id), args.input),
+    ...withEndpoint(t, inputOf(t, "recover", recover)),
+    resolve: (_root: unknown, args: { endpoint_id: string; input?: unknown }, context: GraphQLContext) => recoverDeliveries(context, String(args.endpoint_id), args.input ?? {}),
   }),
 }));

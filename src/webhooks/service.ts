@@ -250,3 +250,15 @@ export async function recoverDeliveries(context: GraphQLContext, endpointId: str
   const deliveryIds = recovered.map((delivery) => delivery.delivery_id);
   return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: deliveryIds.length, delivery_ids: deliveryIds };
 }
+
+/** The schemas of endpoint inputs, typed as GraphQL input objects from them (./graphql.ts). */
+export const endpointInputSchemas = { create: createSchema, update: updateSchema, rotate: rotateSchema, recover: recoverSchema } as const;
+
+/**
+ * Throws what an endpoint change answers for its input before it does anything (an input GraphQL
+ * refused is answered with it): for an existing endpoint, 404 when it is not the workspace's, then the 422.
+ */
+export async function checkEndpointInput(context: GraphQLContext, which: keyof typeof endpointInputSchemas, endpointId: unknown, raw: unknown): Promise<void> {
+  if (which !== "create") await loadEndpoint(context.prisma, context, String(endpointId));
+  parseOrThrow(endpointInputSchemas[which], raw);
+}

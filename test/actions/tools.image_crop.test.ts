@@ -66,7 +66,7 @@ describe("tools.image_crop", () => {
   it("answers a signed link to the same bytes on GraphQL and to Accept: application/json; the link lasts an hour", async () => {
     const { client, key } = await createFixture(service);
     const input = { image_base64: png.toString("base64"), metadata: { x: 0, y: 0, width: 100, height: 100 } };
-    const graphql = await client.graphql(`mutation($input: ToolsImageCropInput) { tools_image_crop(input: $input) { object content_type width height size_bytes url expires_at } }`, { input });
+    const graphql = await client.graphql(`mutation($input: ToolsImageCropInput!) { tools_image_crop(input: $input) { object content_type width height size_bytes url expires_at } }`, { input });
     expect(graphql.body.errors, graphql.text).toBeUndefined();
     const file = graphql.body.data.tools_image_crop;
     expect(file).toMatchObject({ object: "file", content_type: "image/png", width: 100, height: 100 });
@@ -96,7 +96,7 @@ describe("tools.image_crop", () => {
     const response = await crop(test.key, { image_base64: png.toString("base64") });
     expect(response.headers.get("x-test-mode")).toBe("true");
     expect(await sharp(await bytesOf(response)).metadata()).toMatchObject({ width: 200, height: 100 });
-    const graphql = await test.client.graphql(`mutation($input: ToolsImageCropInput) { tools_image_crop(input: $input) { url } }`, { input: { image_base64: png.toString("base64") } });
+    const graphql = await test.client.graphql(`mutation($input: ToolsImageCropInput!) { tools_image_crop(input: $input) { url } }`, { input: { image_base64: png.toString("base64") } });
     expect(graphql.body.data.tools_image_crop.url).toMatch(/^data:image\/png;base64,/);
   });
 

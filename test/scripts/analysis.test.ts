@@ -57,7 +57,7 @@ describe("scripts.read", () => {
     expect(chosen.paragraphs.map((paragraph: Row) => paragraph.paragraph_id)).toEqual([ids[0], ids[4]]);
 
     // The same read through GraphQL, its fields selected.
-    const graphql = await client.graphql(`query($input: ScriptsReadInput) { scripts_read(input: $input) { object matched paragraphs { position role text } } }`, { input: { script_id: scriptId, from: 3 } });
+    const graphql = await client.graphql(`query($input: ScriptsReadInput!) { scripts_read(input: $input) { object matched paragraphs { position role text } } }`, { input: { script_id: scriptId, from: 3 } });
     expect(graphql.body.data.scripts_read).toEqual({ object: "script_text", matched: 2, paragraphs: [{ position: 3, role: "body", text: "Lions cannot PURR at all." }, { position: 4, role: "cta", text: "Subscribe." }] });
   });
 

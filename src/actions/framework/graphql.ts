@@ -5,6 +5,9 @@
 // runner's.
 import { builder, scopeRefusal } from "../../graphql/builder.js";
 import { parseJsonLiteral } from "../../graphql/json-literal.js";
+import { inputCheckExtension } from "../../graphql/input-check.js";
+import { hasInputFields, inputObjectTypeOf, requiresInput } from "../../graphql/zod-input.js";
+import { recordInputType } from "../../resources/graphql.js";
 import type { AuthFailure } from "@pothos/plugin-scope-auth";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { objectTypeOf, unionTypeOf } from "../../graphql/zod-output.js";
@@ -14,7 +17,7 @@ import type { ActionDefinition } from "../catalog.js";
 import type { LiveAction } from "./action.js";
 import { recordFailure, runAction } from "./runner.js";
 import { currentRequestContext } from "../../context/request-context.js";
-import { actionSchema, decodeQueryInput } from "./input.js";
+import { actionSchema, checkActionInput, decodeQueryInput, recordInputOf } from "./input.js";
 import { openApiSchemaOf } from "../../resources/input-docs.js";
 import { actionQuote } from "./outputs.js";
 import { answersWithQuote, resultObjects, resultSchema } from "./result-schema.js";
@@ -72,6 +75,34 @@ function resultType(action: LiveAction): unknown {
   );
 }
 
+let emptyInput: unknown;
+
+/**
+ * The input of an action that takes no field: GraphQL input objects need one, so it is a scalar
+ * whose only sensible value is {} (anything else is refused by the action's schema, as on REST).
+ */
+function emptyInputType(): unknown {
+  emptyInput ??= loose.scalarType("EmptyInput", {
+    description: "No fields: leave `input` out or send {}. A field sent is refused with validation_failed (allowed: []).",
+    serialize: (value: unknown) => value,
+    // GET actions arrive from REST as the JSON text of their decoded query parameters.
+    parseValue: (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value),
+    parseLiteral: parseJsonLiteral,
+  });
+  return emptyInput;
+}
+
+/** The action's `input` type, from the schema that validates it, and whether it is required. */
+function inputTypeOf(action: LiveAction): { type: unknown; required: boolean } {
+  const schema = actionSchema(action);
+  const name = `${actionTypeStem(action)}Input`;
+  const description = `Input of ${action.name}.`;
+  const record = recordInputOf(action);
+  if (record) return { type: recordInputType(record.resource, record.mode, { schema, name, description }), required: requiresInput(schema) };
+  if (!hasInputFields(schema)) return { type: emptyInputType(), required: false };
+  return { type: inputObjectTypeOf(schema, name, { description }), required: requiresInput(schema) };
+}
+
 /**
  * Adds each action's GraphQL field (and, through its platform operation, its REST route) to the
  * schema being built. The schema index calls it with the catalog (src/platform/schema.ts).
@@ -98,13 +129,7 @@ function defineActionField(action: LiveAction): void {
     binary: action.binary,
     streams: action.streams,
   });
-  const inputType = loose.scalarType(`${actionTypeStem(action)}Input`, {
-    description: `Input of ${action.name}: a JSON object with ${Object.keys(actionSchema(action).shape).join(", ") || "no fields"}.`,
-    serialize: (value: unknown) => value,
-    // GET actions arrive from REST as the JSON text of their decoded query parameters.
-    parseValue: (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value),
-    parseLiteral: parseJsonLiteral,
-  });
+  const input = inputTypeOf(action);
   const type = resultType(action);
   const attach = action.method === "GET" ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
   attach(fieldName, (t: any) =>
@@ -120,7 +145,14 @@ function defineActionField(action: LiveAction): void {
         if (request) (request.pendingWrites ??= []).push(write);
         return error;
       },
-      args: { input: t.arg({ type: inputType, required: false }) },
+      args: { input: t.arg({ type: input.type, required: input.required }) },
+      // An input GraphQL refuses is answered as the runner would: scope, then the schema's 422,
+      // recorded as action.failed (src/graphql/input-check.ts).
+      extensions: inputCheckExtension({
+        scopes: operation.scopes,
+        validate: (_context, raw) => checkActionInput(action, raw),
+        refused: (context, error) => recordFailure(context, action, error),
+      }),
       resolve: (_root: unknown, args: { input?: unknown }, context: GraphQLContext) => runAction(context, action, args.input ?? {}),
     }),
   );

@@ -4,8 +4,9 @@ import { z } from "zod";
 import type { ActionDefinition } from "../catalog.js";
 import { VIDEO_FIELDS } from "../catalog.js";
 import { id } from "../catalog/define.js";
-import { inputSchema } from "../../resources/input-schema.js";
+import { inputSchema, parseRecordInput } from "../../resources/input-schema.js";
 import { resourceByName } from "../../registry/resources.js";
+import type { ResourceDefinition } from "../../registry/resource.js";
 import { ApiError } from "../../errors/api-error.js";
 import { parseOrThrow, unwrap } from "../../validation/issues.js";
 import { pageSize } from "../../resources/list.js";
@@ -16,6 +17,8 @@ interface ResolvedInput {
   schema: z.ZodObject;
   /** What the runner checks before the handler runs. */
   parse(raw: unknown): Record<string, unknown>;
+  /** Every check the input meets before the action runs, its handler's included (throws the 422). */
+  check(raw: unknown): void;
 }
 
 const ANY_OBJECT = z.strictObject({});
@@ -38,6 +41,9 @@ function catalogInput(schema: z.ZodObject): ResolvedInput {
       }
       return parseOrThrow(schema, raw ?? {}, { hidden: UNLISTED_FIELDS });
     },
+    check(raw) {
+      this.parse(raw);
+    },
   };
 }
 
@@ -58,6 +64,9 @@ function videoFieldsInput(action: ActionDefinition): ResolvedInput {
       if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return parseOrThrow(ANY_OBJECT, raw);
       if (updates) parseOrThrow(NAMES_A_VIDEO, raw);
       return raw as Record<string, unknown>;
+    },
+    check(raw) {
+      parseRecordInput(videos, updates ? "update" : "create", this.parse(raw));
     },
   };
 }
@@ -80,6 +89,21 @@ export function actionSchema(action: ActionDefinition): z.ZodObject {
 
 export function parseActionInput(action: ActionDefinition, raw: unknown): Record<string, unknown> {
   return resolveInput(action).parse(raw);
+}
+
+/**
+ * Throws the 422 an input would get before the action does anything, the record rules of
+ * videos.create / videos.update included (what a GraphQL-refused input is answered with).
+ */
+export function checkActionInput(action: ActionDefinition, raw: unknown): void {
+  resolveInput(action).check(raw);
+}
+
+/** The record whose fields an action takes (videos.create / videos.update), if any. */
+export function recordInputOf(action: ActionDefinition): { resource: ResourceDefinition; mode: "create" | "update" } | undefined {
+  if (action.input !== VIDEO_FIELDS) return undefined;
+  const resource = resourceByName("videos");
+  return resource ? { resource, mode: action.name === "videos.update" ? "update" : "create" } : undefined;
 }
 
 /**
