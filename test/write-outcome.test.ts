@@ -1,16 +1,20 @@
 // A write whose answer was lost (docs/errors.md, "A write whose answer was lost"): the database
 // connection drops before the write's COMMIT (nothing saved, a plain 500), while the COMMIT is
 // unanswered (saved or not: `write_outcome: "unknown"`), or right after it (saved:
-// `write_outcome: "committed"`). With an Idempotency-Key the retry answers the saved write, once;
-// the answer says so. The service runs on a TCP proxy to PostgreSQL that cuts the real connections
-// (test/support/pg-proxy.ts); its own database, so its cuts touch no other file's writes.
+// `write_outcome: "committed"`). With an Idempotency-Key the retry answers the saved write, once
+// (a model action keeps its credit hold for that retry); the answer says so. The service runs on
+// a TCP proxy to PostgreSQL that cuts the real connections (test/support/pg-proxy.ts); its own
+// database, so its cuts touch no other file's writes.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn } from "./support/service.js";
 import { usePgProxy, type CutPoint } from "./support/pg-proxy.js";
+import { balanceOf, funded } from "./support/action-calls.js";
+import { VIDEO_IDS } from "./support/provider-standin/site-routes.js";
 
 const environment = isolatedEnvironment("write-outcome");
 const proxy = usePgProxy(environment.overrides);
+const providers = useStandIn(environment.overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
@@ -54,6 +58,27 @@ describe("a COMMIT that goes unanswered", () => {
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(replayed.body.folder_id).toBe(retried.body.folder_id);
     expect(await folderNames(workspaceId)).toHaveLength(1);
+  });
+});
+
+describe("a model action whose final COMMIT went unanswered", () => {
+  it("with an Idempotency-Key keeps its credit hold for the retry, which answers the saved generation: charged once, nothing given back", async () => {
+    const { client, workspaceId } = await funded(service, 20);
+    const headers = { "idempotency-key": randomUUID() };
+    const input = { image_url: `${providers.standIn.url}/vi/${VIDEO_IDS.timedText}/hqdefault.jpg` };
+    const cut = proxy.cut({ statement: /INSERT INTO "(public"\.")?generations"/, at: "commit_answer_lost" });
+    const [lost] = await Promise.all([client.post("/api/v1/actions/tools.remove_background", input, { headers }), cut]);
+    expect(lost.status, lost.text).toBe(500);
+    expect(lost.body.error).toMatchObject({ code: "internal_error", details: { write_outcome: "unknown" } });
+    // The hold stands: the commit that settles it may have been saved.
+    expect(await balanceOf(service, workspaceId)).toBe(18);
+
+    const retried = await client.post("/api/v1/actions/tools.remove_background", input, { headers });
+    expect(retried.status, retried.text).toBe(200);
+    const generations = await prisma().generation.findMany({ where: { workspace_id: workspaceId } });
+    expect(generations).toEqual([expect.objectContaining({ generation_id: retried.body.generation_id, status: "completed", credits_consumed: 2 })]);
+    expect(await balanceOf(service, workspaceId)).toBe(18);
+    expect(await prisma().creditTransaction.count({ where: { workspace_id: workspaceId, action_type: "refund" } })).toBe(0);
   });
 });
 
