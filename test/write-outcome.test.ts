@@ -1,29 +1,38 @@
 // A write whose answer was lost (docs/errors.md, "A write whose answer was lost"): the database
 // connection drops before the write's COMMIT (nothing saved, a plain 500), while the COMMIT is
 // unanswered (saved or not: `write_outcome: "unknown"`), or right after it (saved:
-// `write_outcome: "committed"`). With an Idempotency-Key the retry answers the saved write, once;
-// the answer says so. The service runs on a TCP proxy to PostgreSQL that cuts the real connections
-// (test/support/pg-proxy.ts); its own database, so its cuts touch no other file's writes.
+// `write_outcome: "committed"`). With an Idempotency-Key the retry answers the saved write, once
+// (a model action keeps its credit hold for that retry); the answer says so. The service runs on
+// a TCP proxy to PostgreSQL that cuts the real connections (test/support/pg-proxy.ts); its own
+// database, so its cuts touch no other file's writes.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createFixture, isolatedEnvironment, useService } from "./support/service.js";
-import { usePgProxy } from "./support/pg-proxy.js";
+import { createFixture, isolatedEnvironment, useService, useStandIn } from "./support/service.js";
+import { usePgProxy, type CutPoint } from "./support/pg-proxy.js";
+import { balanceOf, funded } from "./support/action-calls.js";
+import { VIDEO_IDS } from "./support/provider-standin/site-routes.js";
 
 const environment = isolatedEnvironment("write-outcome");
 const proxy = usePgProxy(environment.overrides);
+const providers = useStandIn(environment.overrides, { CUTROOM_PROVIDER_MAX_RETRIES: "0" });
 const service = useService(environment.overrides);
 const prisma = () => service.service.database.prisma;
 
 const FOLDER_INSERT = /INSERT INTO "(public"\.")?folders"/;
 const folderNames = (workspaceId: string) => prisma().folder.findMany({ where: { workspace_id: workspaceId }, select: { folder_id: true, folder_name: true } });
 
+/** A fresh fixture's POST /folders, its write cut at `at` (the database back once it answered): a 500. */
+async function cutFolderCreate(at: CutPoint, folderName: string, headers?: Record<string, string>) {
+  const fixture = await createFixture(service);
+  const cut = proxy.cut({ statement: FOLDER_INSERT, at });
+  const [response] = await Promise.all([fixture.client.post("/api/v1/folders", { folder_name: folderName }, { headers }), cut]).finally(proxy.restore);
+  expect(response.status, response.text).toBe(500);
+  return { ...fixture, response };
+}
+
 describe("a COMMIT that goes unanswered", () => {
   it("without an Idempotency-Key: 500 saying the write may have been saved and how to make retries safe; it was saved", async () => {
-    const { client, workspaceId } = await createFixture(service);
-    const cut = proxy.cut({ statement: FOLDER_INSERT, at: "commit_answer_lost" });
-    const lost = await client.post("/api/v1/folders", { folder_name: "Answer lost" });
-    await cut;
-    expect(lost.status, lost.text).toBe(500);
+    const { client, workspaceId, response: lost } = await cutFolderCreate("commit_answer_lost", "Answer lost");
     expect(lost.body.error).toMatchObject({ code: "internal_error", type: "api_error", retryable: true, details: { write_outcome: "unknown" } });
     expect(lost.body.error.message).toMatch(/may or may not have been saved/);
     expect(lost.body.error.hint).toMatch(/without an Idempotency-Key may write again/);
@@ -34,12 +43,8 @@ describe("a COMMIT that goes unanswered", () => {
   });
 
   it("with an Idempotency-Key: the answer is not stored, and the retry answers the saved write, once", async () => {
-    const { client, workspaceId } = await createFixture(service);
     const headers = { "idempotency-key": randomUUID() };
-    const cut = proxy.cut({ statement: FOLDER_INSERT, at: "commit_answer_lost" });
-    const lost = await client.post("/api/v1/folders", { folder_name: "Resumed" }, { headers });
-    await cut;
-    expect(lost.status, lost.text).toBe(500);
+    const { client, workspaceId, response: lost } = await cutFolderCreate("commit_answer_lost", "Resumed", headers);
     expect(lost.body.error).toMatchObject({ code: "internal_error", retryable: true, details: { write_outcome: "unknown" } });
     expect(lost.body.error.hint).toMatch(/Retry with the same Idempotency-Key/);
 
@@ -56,13 +61,30 @@ describe("a COMMIT that goes unanswered", () => {
   });
 });
 
+describe("a model action whose final COMMIT went unanswered", () => {
+  it("with an Idempotency-Key keeps its credit hold for the retry, which answers the saved generation: charged once, nothing given back", async () => {
+    const { client, workspaceId } = await funded(service, 20);
+    const headers = { "idempotency-key": randomUUID() };
+    const input = { image_url: `${providers.standIn.url}/vi/${VIDEO_IDS.timedText}/hqdefault.jpg` };
+    const cut = proxy.cut({ statement: /INSERT INTO "(public"\.")?generations"/, at: "commit_answer_lost" });
+    const [lost] = await Promise.all([client.post("/api/v1/actions/tools.remove_background", input, { headers }), cut]);
+    expect(lost.status, lost.text).toBe(500);
+    expect(lost.body.error).toMatchObject({ code: "internal_error", details: { write_outcome: "unknown" } });
+    // The hold stands: the commit that settles it may have been saved.
+    expect(await balanceOf(service, workspaceId)).toBe(18);
+
+    const retried = await client.post("/api/v1/actions/tools.remove_background", input, { headers });
+    expect(retried.status, retried.text).toBe(200);
+    const generations = await prisma().generation.findMany({ where: { workspace_id: workspaceId } });
+    expect(generations).toEqual([expect.objectContaining({ generation_id: retried.body.generation_id, status: "completed", credits_consumed: 2 })]);
+    expect(await balanceOf(service, workspaceId)).toBe(18);
+    expect(await prisma().creditTransaction.count({ where: { workspace_id: workspaceId, action_type: "refund" } })).toBe(0);
+  });
+});
+
 describe("a connection lost before COMMIT", () => {
   it("is a plain 500: nothing was saved, and a retry writes once", async () => {
-    const { client, workspaceId } = await createFixture(service);
-    const cut = proxy.cut({ statement: FOLDER_INSERT, at: "before_commit" });
-    const failed = await client.post("/api/v1/folders", { folder_name: "Never saved" });
-    await cut;
-    expect(failed.status, failed.text).toBe(500);
+    const { client, workspaceId, response: failed } = await cutFolderCreate("before_commit", "Never saved");
     expect(failed.body.error).toMatchObject({ code: "internal_error", retryable: true });
     expect(failed.body.error).not.toHaveProperty("details");
     expect(await folderNames(workspaceId)).toEqual([]);
@@ -73,12 +95,9 @@ describe("a connection lost before COMMIT", () => {
 
 describe("the database lost right after COMMIT", () => {
   it("with an Idempotency-Key: 500 saying the write was saved; the retry resumes it and answers 201, once", async () => {
-    const { client, workspaceId } = await createFixture(service);
     const headers = { "idempotency-key": randomUUID() };
-    const cut = proxy.cut({ statement: FOLDER_INSERT, at: "after_commit" });
     // Committed; then storing the answer under the key finds no database.
-    const [failed] = await Promise.all([client.post("/api/v1/folders", { folder_name: "Saved, answer lost" }, { headers }), cut]).finally(proxy.restore);
-    expect(failed.status, failed.text).toBe(500);
+    const { client, workspaceId, response: failed } = await cutFolderCreate("after_commit", "Saved, answer lost", headers);
     expect(failed.body.error).toMatchObject({ code: "internal_error", retryable: true, details: { write_outcome: "committed" } });
     expect(failed.body.error.message).toMatch(/write was saved/);
     expect(failed.body.error.hint).toMatch(/Retry with the same Idempotency-Key/);

@@ -111,7 +111,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-function processAlive(pid: number): boolean {
+/** Is the process alive on this machine? One of another user still counts (EPERM). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

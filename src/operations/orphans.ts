@@ -7,6 +7,7 @@ import path from "node:path";
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { logger } from "../logger.js";
+import { processAlive } from "../db/database.js";
 import { usesWorkDir, WORK_DIR_PREFIX } from "./worker.js";
 
 /** A work directory of an operation this database does not know is left this long. */
@@ -37,16 +38,6 @@ async function killOrphanedChildren(): Promise<number> {
   return killed;
 }
 
-/** Is the process alive (on this machine)? A process of another user still counts as alive. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Is a live worker using this directory? Its name says which process made it (`-w<pid>-`): that
  * process, if alive; this one only if an attempt of it runs there (a worker restarted in a
@@ -54,7 +45,7 @@ function isAlive(pid: number): boolean {
  * live process that reused a dead worker's pid keeps the directory until a later start.
  */
 function inUse(directory: string, makerPid: number): boolean {
-  return makerPid === process.pid ? usesWorkDir(directory) : isAlive(makerPid);
+  return makerPid === process.pid ? usesWorkDir(directory) : processAlive(makerPid);
 }
 
 /**
