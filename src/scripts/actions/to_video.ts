@@ -308,6 +308,11 @@ export default defineAction({
       visual_from: scene.visual.from,
     }));
 
+    // Images drawn for a write that did not happen are nobody's: they go with it.
+    const forget = async (error: unknown): Promise<never> => {
+      await Promise.all([...drawn.values()].map((image) => files.storage.delete(image.stored.key).catch(() => undefined)));
+      throw error;
+    };
     return commit(async (tx) => {
       await lockScript(tx, graphql, script.script_id);
       // Each image drawn is a generation of its own, paid an image's price (the hold settles to what ran).
@@ -355,6 +360,6 @@ export default defineAction({
         video: presentRecord(videos, video),
         request: input.request ?? null,
       };
-    });
+    }).catch(forget);
   },
 });
