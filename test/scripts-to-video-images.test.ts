@@ -19,6 +19,7 @@ const standIn = () => providers.standIn;
 const imageCalls = () => standIn().calls("openai.images.generations");
 
 const call = (client: Client, name: string, input: Record<string, unknown>) => client.post(`/api/v1/actions/${name}`, input);
+const testClient = async (fixture: Awaited<ReturnType<typeof funded>>) => (await fixture.newKey({ mode: "test" })).client;
 
 /** A script of unvoiced paragraphs (silent scenes timed from their words: no speech needed here). */
 async function script(client: Client, texts: string[]) {
@@ -33,7 +34,8 @@ const TEXTS = ["A lighthouse stands on the rocks at dusk.", "Its keeper climbs t
 describe("scripts.to_video with an image model", () => {
   it("draws one image per paragraph lacking a picture, uses each as its scene's moving still, charges 4 credits an image, and draws it once", async () => {
     standIn().reset();
-    const { client, workspaceId } = await funded(service, 100);
+    const fixture = await funded(service, 100);
+    const { client, workspaceId } = fixture;
     const { scriptId, ids } = await script(client, TEXTS);
     ok(await call(client, "scripts.set_paragraph_visual", { script_id: scriptId, paragraph_id: ids[1], src: "background:bg_shelf_dot_grid" }));
 
@@ -68,6 +70,9 @@ describe("scripts.to_video with an image model", () => {
     const stills = (handed.video.composition.layers as Row[]).filter((layer) => layer.type === "image");
     expect(stills.map((layer) => layer.src)).toEqual(handed.scenes.map((scene: Row) => scene.visual.src));
     for (const still of stills) expect(still.motion).toMatchObject({ type: expect.any(String) });
+    // The render takes them: each reference names a generation of the workspace with its file.
+    const simulated = ok(await call(await testClient(fixture), "renders.create", { video_id: handed.video_id }));
+    expect(simulated).toMatchObject({ livemode: false });
 
     // Handed over again with the words unchanged: the same images, nothing drawn, 2 credits.
     const again = ok(await call(client, "scripts.to_video", { script_id: scriptId, request: { generate_images: true } }));

@@ -2,11 +2,14 @@
 // the done-when journey — a slideshow → slideshows.generate (every pending slide drawn by the image
 // model, 4 credits each) → slideshows.export (the render pipeline) → an MP4 ffprobe accepts, as
 // long as the slides' durations, with video and audio streams — plus the refusals and test keys.
+import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeMedia } from "../src/media/probe.js";
+import { FFMPEG_PATH } from "../src/media/binaries.js";
 import { addCredits } from "../src/credits/ledger.js";
 import type { Config } from "../src/config.js";
 import { createFixture, isolatedEnvironment, useService, useStandIn, type ApiResponse, type Client } from "./support/service.js";
@@ -32,7 +35,15 @@ const call = (client: Client, name: string, input: Record<string, unknown>) => c
 async function probeExport(url: string) {
   const file = path.join(os.tmpdir(), `slideshow-export-${Date.now()}.mp4`);
   await writeFile(file, new Uint8Array(await (await fetch(url)).arrayBuffer()));
-  return probeMedia(file);
+  return { ...(await probeMedia(file)), file };
+}
+
+/** How much the grey pixels of a band of the frame at `seconds` vary (standard deviation, 0–255). */
+async function bandSpread(file: string, seconds: number, crop: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(FFMPEG_PATH, ["-hide_banner", "-loglevel", "error", "-ss", seconds.toFixed(3), "-i", file, "-frames:v", "1", "-vf", `crop=${crop}`, "-f", "rawvideo", "-pix_fmt", "gray", "-"], { encoding: "buffer", maxBuffer: 8 << 20 });
+  const pixels = [...(stdout as unknown as Buffer)];
+  const mean = pixels.reduce((sum, value) => sum + value, 0) / pixels.length;
+  return Math.sqrt(pixels.reduce((sum, value) => sum + (value - mean) ** 2, 0) / pixels.length);
 }
 
 async function settled(client: Client, slideshowId: string, from: string): Promise<Row> {
@@ -103,6 +114,12 @@ describe("a slideshow, slides to MP4", () => {
     expect([video.width, video.height]).toEqual([1080, 1080]);
     expect(probe.streams.some((stream) => stream.codec_type === "audio")).toBe(true);
     expect(Math.abs(probe.duration! - 7.5)).toBeLessThanOrEqual(0.2);
+    // The stand-in's pictures are flat colours: the caption of the first slide is what draws in the
+    // bottom band; the second slide has no text, and its band stays flat.
+    const bottom = "iw:ih/4:0:ih*3/4";
+    expect(await bandSpread(probe.file, 1, bottom)).toBeGreaterThan(10);
+    expect(await bandSpread(probe.file, 1, "iw:ih/4:0:0")).toBeLessThan(3);
+    expect(await bandSpread(probe.file, 3, bottom)).toBeLessThan(3);
     expect(await balanceOf(service, workspaceId)).toBe(83);
   }, 90_000);
 

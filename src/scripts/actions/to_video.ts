@@ -2,7 +2,8 @@
 // paragraph in the running order, each as long as its chosen take played at its pace (estimated
 // from the words while it has none, and then silent), turned into a composition by the one scene
 // builder (src/scenes/): the take as the voice, captions from the takes' word timings (karaoke by
-// default), a picture per paragraph — its own `visual.src`, else its chosen filmed clip, else a
+// default), a picture per paragraph — its own `visual.src`, else its chosen filmed clip, else with
+// `generate_images` an image drawn from its words (src/scripts/handover.ts, planPictures), else a
 // shelf background picked by its words and varied — with Ken Burns on stills and a dissolve
 // between paragraphs, the title card, an optional closing card, a ducked music bed, loudness
 // normalised. Options come in `request` (src/scripts/handover.ts). The answer lists every scene
@@ -307,6 +308,11 @@ export default defineAction({
       visual_from: scene.visual.from,
     }));
 
+    // Images drawn for a write that did not happen are nobody's: they go with it.
+    const forget = async (error: unknown): Promise<never> => {
+      await Promise.all([...drawn.values()].map((image) => files.storage.delete(image.stored.key).catch(() => undefined)));
+      throw error;
+    };
     return commit(async (tx) => {
       await lockScript(tx, graphql, script.script_id);
       // Each image drawn is a generation of its own, paid an image's price (the hold settles to what ran).
@@ -355,6 +361,6 @@ export default defineAction({
         video: presentRecord(videos, video),
         request: input.request ?? null,
       };
-    });
+    }).catch(forget);
   },
 });
