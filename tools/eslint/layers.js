@@ -8,7 +8,7 @@ import path from "node:path";
 
 /** From the ground up. A unit is a folder of src/ (or a top-level file of src/, or rest/). */
 export const LAYERS = [
-  "generated", "contract.ts", "ids.ts", "logger.ts", "response.ts", "testing",
+  "generated", "contract.ts", "ids.ts", "logger.ts", "response.ts", "side-by-side.ts", "testing",
   "config", "context", "errors", "validation", "web",
   "redis", "db", "storage", "outbound", "media",
   "auth", "outbox", "credits", "workspaces", "guards", "providers",

@@ -4,6 +4,7 @@
 // caller's: shorten, expand, simplify, …), `instruction`, `target_words`, `target_language`.
 // Locked paragraphs are skipped and counted, and not paid for (`ran`). Each changed paragraph is
 // one `paragraph.text` entry of the edit log; 409 `conflict` when the script changed meanwhile.
+import { eachSideBySide } from "../../side-by-side.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, integer, label, language, paragraphIds, prompt, request } from "../../actions/catalog/define.js";
@@ -60,7 +61,6 @@ export default defineAction({
       input.target_language ? `Write it in: ${input.target_language}` : undefined,
     ].filter((line) => line !== undefined);
     const rewritten = new Map<string, string>();
-    const queue = [...open];
     const rewriteOne = async (paragraph: (typeof open)[number]) => {
       const index = document.paragraphs.indexOf(paragraph);
       const before = document.paragraphs[index - 1];
@@ -81,15 +81,7 @@ export default defineAction({
       if (cleanText(answer.object.text)) rewritten.set(paragraph.paragraph_id, cleanText(answer.object.text));
     };
     // A failed call ends the pass: the other workers take no new paragraph.
-    let failed = false;
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_CALLS, queue.length) }, async () => {
-      for (let next = queue.shift(); next && !failed; next = queue.shift()) {
-        await rewriteOne(next).catch((error: unknown) => {
-          failed = true;
-          throw error;
-        });
-      }
-    }));
+    await eachSideBySide(open, PARALLEL_CALLS, rewriteOne);
     // Paid per paragraph the model ran on: locked ones were not.
     ran(open.length);
     return commit(async (tx) => {

@@ -21,6 +21,7 @@
 // answer is the video itself, as scripts.voice answers its takes. A failed image fails the call: the
 // images stored are removed and the hold is given back. A test key gets the quote (images
 // included) and nothing is written.
+import { eachSideBySide } from "../../side-by-side.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, idempotencyKey, label, request } from "../../actions/catalog/define.js";
@@ -195,14 +196,11 @@ export default defineAction({
       };
       // After a failure no new image is begun, and the one still being drawn is waited for, so
       // that every file stored is removed before the call fails.
-      const queue = [...toDraw];
-      const failures: unknown[] = [];
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-        for (let next = queue.shift(); next && failures.length === 0; next = queue.shift()) await draw(next).catch((error: unknown) => failures.push(error));
-      }));
-      if (failures.length > 0) {
+      try {
+        await eachSideBySide(toDraw, PARALLEL, draw);
+      } catch (error) {
         await Promise.all(stored.map((key) => files.storage.delete(key).catch(() => undefined)));
-        throw failures[0];
+        throw error;
       }
     }
 

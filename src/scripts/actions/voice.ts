@@ -9,6 +9,7 @@
 // outside any transaction (two at a time), the audio is stored, then one transaction writes the
 // takes, makes each paragraph's first new take its chosen one and settles the hold to what ran.
 // A failed synthesis fails the call: its stored files are removed and the hold is released.
+import { eachSideBySide } from "../../side-by-side.js";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
@@ -155,10 +156,8 @@ export default defineAction({
       made.set(entry.paragraph.paragraph_id, takes);
     };
     try {
-      const queue = [...plan.toVoice];
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await synthesise(next);
-      }));
+      // A failure waits for the synthesis still running, so its file is removed with the others.
+      await eachSideBySide(plan.toVoice, PARALLEL, synthesise);
     } catch (error) {
       await Promise.all(stored.map((key) => files.storage.delete(key).catch(() => undefined)));
       throw error;

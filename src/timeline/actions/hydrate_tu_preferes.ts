@@ -8,6 +8,7 @@
 // blocks) a previous one wrote; other blocks and groups are kept, before them. Blocks carry no audio
 // yet: timeline.generate_audio voices them. 5 credits per dilemma asked for (`count`, 1–20,
 // default 5); a failure gives the hold back. A test key gets a quote.
+import { eachSideBySide } from "../../side-by-side.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { count, id } from "../../actions/catalog/define.js";
@@ -74,14 +75,11 @@ export default defineAction({
     const format = video.video_format ?? "portrait";
     const jobs = object.questions.flatMap((question, n) => question.options.map((option, side) => ({ n, side, prompt: option.image_prompt })));
     const pictures = new Map<string, { key: string; url: string }>();
-    const queue = [...jobs];
     const stamp = Date.now().toString(36);
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) {
-        const image = await drawStill(providers, files, `timeline/${graphql.auth.workspaceId}/${values.video_id}/wyr-${stamp}-${job.n + 1}-${job.side ? "b" : "a"}`, job.prompt, format);
-        pictures.set(`${job.n}:${job.side}`, image);
-      }
-    }));
+    await eachSideBySide(jobs, PARALLEL, async (job) => {
+      const image = await drawStill(providers, files, `timeline/${graphql.auth.workspaceId}/${values.video_id}/wyr-${stamp}-${job.n + 1}-${job.side ? "b" : "a"}`, job.prompt, format);
+      pictures.set(`${job.n}:${job.side}`, image);
+    });
     const questions = object.questions.map((question, n) => {
       const groupId = `wyr_${n + 1}`;
       return {

@@ -9,6 +9,7 @@
 // before syncing. Free. The audio is measured outside any transaction; one transaction then locks
 // the video and writes blocks and groups through the videos resource (a `video.updated` event).
 // A test key gets a quote (0 credits): nothing fetched, measured or written.
+import { eachSideBySide } from "../../side-by-side.js";
 import { z } from "zod";
 import { defineAction } from "../../actions/framework/action.js";
 import { id, json } from "../../actions/catalog/define.js";
@@ -61,14 +62,11 @@ export default defineAction({
     const video = await readVideo(db, graphql, values.video_id);
     const { blocks, groups } = timelineOf(values, video);
     const indexes = inScope(values, blocks, groups);
-    const queue = indexes.filter((index) => blocks[index]!.audio_url);
     const measured = new Map<number, number>();
-    await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-        const media = await fetchMedia(graphql.services.outbound, blocks[index]!.audio_url!, `blocks.${index}.audio_url`);
-        measured.set(index, media.durationSeconds!);
-      }
-    }));
+    await eachSideBySide(indexes.filter((index) => blocks[index]!.audio_url), PARALLEL, async (index) => {
+      const media = await fetchMedia(graphql.services.outbound, blocks[index]!.audio_url!, `blocks.${index}.audio_url`);
+      measured.set(index, media.durationSeconds!);
+    });
     const retimed = retimeBlocks(blocks, measured);
     const regrouped = retimeGroups(groups, retimed);
     const last = retimed.at(-1);
