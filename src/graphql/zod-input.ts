@@ -274,7 +274,7 @@ export function hasInputFields(schema: z.ZodObject, options: InputObjectOptions 
 
 /** Whether the schema requires some field: the `input` argument taking it is then NonNull. */
 export function requiresInput(schema: z.ZodObject): boolean {
-  return Object.values(schema.shape as Record<string, z.ZodType>).some((field) => {
+  return Object.values(schema.shape).some((field) => {
     const { inner, optional } = unwrapInput(field);
     return !optional && !takesNothing(inner);
   });

@@ -57,7 +57,7 @@ export function closedSetEnum(key: string, schema: z.ZodType, typeName: string):
   if (!CLOSED_SET_FIELD.test(key)) return undefined;
   const { inner, nullable } = unwrapNullable(schema);
   if (!(inner instanceof z.ZodEnum) || !inner.options.every(isEnumName)) return undefined;
-  return { type: enumTypeOf(inner, inner.options as string[], `${typeName}${pascal(key)}`), nullable };
+  return { type: enumTypeOf(inner, inner.options, `${typeName}${pascal(key)}`), nullable };
 }
 
 /** Strips optional / nullable / default wrappers; says whether the value may be absent or null. */
