@@ -34,7 +34,8 @@ const RESERVED_ENUM_VALUES = new Set(["true", "false", "null"]);
 const byName = new Map<string, { schema: z.ZodType; ref: TypeRef }>();
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
-function pascal(text: string): string {
+/** `video_format` → `VideoFormat`, for type names made from field names. */
+export function pascal(text: string): string {
   return text.replace(/(^|[_.\-\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
 }
 

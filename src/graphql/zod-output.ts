@@ -11,7 +11,7 @@
 // field that holds it (`RendersListResult` → `RendersListResultData`).
 import { z } from "zod";
 import { builder } from "./builder.js";
-import { enumTypeOf, isEnumName } from "./zod-input.js";
+import { enumTypeOf, isEnumName, pascal } from "./zod-input.js";
 
 const loose = builder as any;
 
@@ -45,9 +45,6 @@ function objectKindEnum(schema: z.ZodType, typeName: string): TypeRef {
 }
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
-function pascal(text: string): string {
-  return text.replace(/(^|[_.\-\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
-}
 
 /** A status or format field (`status`, `video_format`, …): its closed set is told apart by type. */
 const CLOSED_SET_FIELD = /(^|_)(status|format)$/;
