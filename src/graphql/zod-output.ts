@@ -47,11 +47,13 @@ const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
 
 /** A status or format field (`status`, `video_format`, …): its closed set is told apart by type. */
-const CLOSED_SET_FIELD = /(^|_)(status|format)$/;
+export function isClosedSetField(name: string): boolean {
+  return /(^|_)(status|format)$/.test(name);
+}
 
 /** The enum of a status or format field holding a zod enum of GraphQL names, else undefined. */
 export function closedSetEnum(key: string, schema: z.ZodType, typeName: string): { type: TypeRef; nullable: boolean } | undefined {
-  if (!CLOSED_SET_FIELD.test(key)) return undefined;
+  if (!isClosedSetField(key)) return undefined;
   const { inner, nullable } = unwrapNullable(schema);
   if (!(inner instanceof z.ZodEnum) || !inner.options.every(isEnumName)) return undefined;
   return { type: enumTypeOf(inner, inner.options, `${typeName}${pascal(key)}`), nullable };
