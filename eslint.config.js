@@ -72,6 +72,7 @@ export default defineConfig(
     files: [
       "src/actions/framework/graphql.ts",
       "src/api-keys/graphql.ts",
+      "src/graphql/zod-input.ts",
       "src/graphql/zod-output.ts",
       "src/resources/filter-inputs.ts",
       "src/resources/graphql.ts",
@@ -85,7 +86,7 @@ export default defineConfig(
   {
     // envelop types a plugin's GraphQL arguments as `any` (it supports several graphql-js
     // versions); these plugins hand them straight to graphql-js functions.
-    files: ["src/graphql-endpoint/guard-plugins.ts", "src/graphql-endpoint/storable-input.ts"],
+    files: ["src/graphql-endpoint/guard-plugins.ts", "src/graphql-endpoint/input-refusals.ts", "src/graphql-endpoint/storable-input.ts"],
     rules: { "@typescript-eslint/no-unsafe-argument": "off", "@typescript-eslint/no-unsafe-return": "off" },
   },
   {

@@ -191,6 +191,16 @@ describe("one validation vocabulary", () => {
     expect(graphqlError(await fixture.client.graphql("mutation { renders_create { __typename } }"))).toEqual({ ...rest, topLevel: "validation_failed" });
   });
 
+  it("records a refused action input as action.failed, once, on both surfaces", async () => {
+    const own = await createFixture(service);
+    const failures = async () =>
+      (await service.service.database.prisma.outboxEvent.findMany({ where: { workspace_id: own.workspaceId, type: "action.failed" } })).map((event) => (event.data as any).object.error.code);
+    await own.client.graphql(RENDER, { input: { video_id: "vid_x", nope: 1 } });
+    expect(await failures()).toEqual(["validation_failed"]);
+    await own.client.post("/api/v1/actions/renders.create", { video_id: "vid_x", nope: 1 });
+    expect(await failures()).toEqual(["validation_failed", "validation_failed"]);
+  });
+
   it("answers a wrong literal in the document as the same input in variables", async () => {
     const rest = restError(await fixture.client.post("/api/v1/actions/renders.create", { video_id: "vid_x", video_fromat: "portrait" }));
     expect(rest.details.issues[0]).toMatchObject({ path: "video_fromat", did_you_mean: "video_format" });

@@ -195,7 +195,7 @@ export const useInputRefusals: Plugin = {
   onValidate({ params }) {
     return ({ result, setResult }) => {
       if (result.length === 0 || !result.every((error) => error instanceof GraphQLError)) return;
-      const kept = withoutInputFindings(result as readonly GraphQLError[], params.schema, params.documentAST);
+      const kept = withoutInputFindings(result, params.schema, params.documentAST);
       if (kept.length !== result.length) setResult([...kept]);
     };
   },

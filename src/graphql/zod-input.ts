@@ -34,7 +34,8 @@ const RESERVED_ENUM_VALUES = new Set(["true", "false", "null"]);
 const byName = new Map<string, { schema: z.ZodType; ref: TypeRef }>();
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
-function pascal(text: string): string {
+/** `video_format` → `VideoFormat`, for type names made from field names. */
+export function pascal(text: string): string {
   return text.replace(/(^|[_.\-\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
 }
 
@@ -274,7 +275,7 @@ export function hasInputFields(schema: z.ZodObject, options: InputObjectOptions 
 
 /** Whether the schema requires some field: the `input` argument taking it is then NonNull. */
 export function requiresInput(schema: z.ZodObject): boolean {
-  return Object.values(schema.shape as Record<string, z.ZodType>).some((field) => {
+  return Object.values(schema.shape).some((field) => {
     const { inner, optional } = unwrapInput(field);
     return !optional && !takesNothing(inner);
   });

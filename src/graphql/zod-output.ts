@@ -11,7 +11,7 @@
 // field that holds it (`RendersListResult` → `RendersListResultData`).
 import { z } from "zod";
 import { builder } from "./builder.js";
-import { enumTypeOf, isEnumName } from "./zod-input.js";
+import { enumTypeOf, isEnumName, pascal } from "./zod-input.js";
 
 const loose = builder as any;
 
@@ -45,19 +45,18 @@ function objectKindEnum(schema: z.ZodType, typeName: string): TypeRef {
 }
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
 
-function pascal(text: string): string {
-  return text.replace(/(^|[_.\-\s]+)([a-z0-9])/gi, (_match, _separator, letter: string) => letter.toUpperCase());
-}
 
 /** A status or format field (`status`, `video_format`, …): its closed set is told apart by type. */
-const CLOSED_SET_FIELD = /(^|_)(status|format)$/;
+export function isClosedSetField(name: string): boolean {
+  return /(^|_)(status|format)$/.test(name);
+}
 
 /** The enum of a status or format field holding a zod enum of GraphQL names, else undefined. */
 export function closedSetEnum(key: string, schema: z.ZodType, typeName: string): { type: TypeRef; nullable: boolean } | undefined {
-  if (!CLOSED_SET_FIELD.test(key)) return undefined;
+  if (!isClosedSetField(key)) return undefined;
   const { inner, nullable } = unwrapNullable(schema);
   if (!(inner instanceof z.ZodEnum) || !inner.options.every(isEnumName)) return undefined;
-  return { type: enumTypeOf(inner, inner.options as string[], `${typeName}${pascal(key)}`), nullable };
+  return { type: enumTypeOf(inner, inner.options, `${typeName}${pascal(key)}`), nullable };
 }
 
 /** Strips optional / nullable / default wrappers; says whether the value may be absent or null. */

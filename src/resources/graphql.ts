@@ -121,7 +121,7 @@ function recordInputCheck(resource: ResourceDefinition, operation: ResourceOpera
   return inputCheckExtension({
     scopes: [requiredScope(resource, operation)],
     async validate(context, raw, args) {
-      if (mode === "update") await loadOwned(context.prisma, context, resource, String(args[resource.idField]), { select: { [idColumn(resource)]: true } } as PrismaQuery);
+      if (mode === "update") await loadOwned(context.prisma, context, resource, String(args[resource.idField]), { select: { [idColumn(resource)]: true } });
       parseRecordInput(resource, mode, raw);
     },
   });
