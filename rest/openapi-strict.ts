@@ -2,7 +2,8 @@
 // Redocly's recommended rules, Spectral's spectral:oas): `nullable` always beside a `type`, no
 // sibling beside a `$ref`, a summary on every operation, every tag defined, the headers every
 // answer carries, the statuses the service really answers, the export media types, bounds and
-// enums on the list parameters, and a `{base_url}` server variable (docs/openapi.md).
+// enums on the list parameters, no unused component, and a `{base_url}` server variable
+// (docs/discovery.md).
 import { ERROR_CODES } from "../src/errors/codes.js";
 import { MAX_PAGE_SIZE } from "../src/contract.js";
 
@@ -118,6 +119,30 @@ function strictOperation(document: Json, path: string, method: string, operation
 }
 
 /**
+ * Drops the component schemas no operation reaches (GraphQL types REST never answers with, input
+ * scalars a typed body replaced): Redocly's no-unused-components, Spectral's oas3-unused-component.
+ */
+function pruneUnusedSchemas(document: Json): void {
+  const schemas: Json = document.components?.schemas ?? {};
+  const reached = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === "$ref" && typeof value === "string" ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      if (name === undefined) visit(value);
+      else if (!reached.has(name)) {
+        reached.add(name);
+        visit(schemas[name]);
+      }
+    }
+  };
+  visit(document.paths);
+  visit(document.components?.headers);
+  for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
+}
+
+/**
  * Makes the document strict, in place; `sortable` gives each list path's sort fields (an enum
  * on its `sort` parameter), `exportable` the list paths that answer ndjson and csv.
  */
@@ -144,6 +169,7 @@ export function strictOpenApi(document: Json, lists: Map<string, { sortable: rea
       }
     }
   }
+  pruneUnusedSchemas(document);
   document.tags = [...tags].sort().map((name) => ({ name, description: name === "platform" ? "Health, discovery, batch and this document." : name === "actions" ? "Actions of the catalog: /actions/{family}.{name}." : `The ${name} resource.` }));
   return document;
 }
