@@ -41,7 +41,7 @@ function referencedType(document: Json, ref: string): string | undefined {
   const target = name ? document.components?.schemas?.[name] : undefined;
   if (!target) return undefined;
   if (typeof target.type === "string") return target.type;
-  if (target.allOf || target.properties) return "object";
+  if (target.allOf || target.oneOf || target.anyOf || target.properties) return "object";
   return undefined;
 }
 
@@ -53,10 +53,20 @@ function strictSchema(document: Json, schema: Json): Json {
     const { $ref, ...siblings } = schema;
     schema = { allOf: [{ $ref }], ...siblings };
   }
-  if (schema.nullable === true && schema.type === undefined) {
+  if (schema.nullable === true) {
     const ref = schema.allOf?.length === 1 ? schema.allOf[0].$ref : undefined;
-    const type = ref ? referencedType(document, ref) : undefined;
-    if (type) schema.type = type;
+    const type = schema.type ?? (ref ? referencedType(document, ref) : undefined);
+    if (ref && type) {
+      // `nullable` does not reach into an allOf (OpenAPI 3.0.3), so a nullable reference is the
+      // referenced schema or a null of its type.
+      const rest: Json = { ...schema };
+      for (const key of ["allOf", "nullable", "type"]) delete rest[key];
+      schema = { ...rest, anyOf: [{ $ref: ref }, { type, nullable: true, enum: [null] }] };
+    } else if (type) {
+      schema.type = type;
+      // An enum holds every allowed value, null included.
+      if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    }
     // Any JSON value (no type): null is one of them already.
     else delete schema.nullable;
   }

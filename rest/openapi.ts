@@ -423,7 +423,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       ok.description = "The file's bytes with their content type; with `Accept: application/json`, the BinaryFile record and a signed link to it.";
       ok.content = { "*/*": { schema: { type: "string", format: "binary" } }, ...ok.content };
     }
-    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 413, 415, 422, 429]) };
+    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 422, 429] : [400, 401, 403, 404, 409, 413, 415, 422, 429]) };
     paths[path] ??= {};
     paths[path][operation.method.toLowerCase()] = entry;
   }
