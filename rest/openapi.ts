@@ -12,7 +12,7 @@ import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/res
 import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
 import { serversOf, strictOpenApi } from "./openapi-strict.js";
 import { currentRequestContext } from "../src/context/request-context.js";
-import { typeNameOf } from "../src/resources/fields.js";
+import { readableFieldNames, typeNameOf } from "../src/resources/fields.js";
 import { openApiSchemaOf } from "../src/resources/input-docs.js";
 import { WEBHOOK_INPUT_SCHEMAS } from "../src/webhooks/service.js";
 import type { z } from "zod";
@@ -308,7 +308,15 @@ function typePartialViews(paths: Json, schemas: Json): void {
     const type = typeNameOf(resource);
     const partial = `${type}Partial`;
     if (!schemas[type]) throw new Error(`No schema ${type} for ${resource.name}`);
-    schemas[partial] ??= partialView(resource, schemas[type]);
+    if (!schemas[partial]) {
+      // REST carries a referenced id, never the related record (rest/selection.ts): a relation
+      // GraphQL marks non-null is not required here.
+      const sent = new Set(["object", resource.idField, ...readableFieldNames(resource)]);
+      const required = (schemas[type].required ?? []).filter((name: string) => sent.has(name));
+      if (required.length > 0) schemas[type].required = required;
+      else delete schemas[type].required;
+      schemas[partial] = partialView(resource, schemas[type]);
+    }
     const answer = paths[openApiPath(operation.path)]?.[operation.method.toLowerCase()]?.responses?.[String(operation.successStatus)]?.content?.["application/json"]?.schema;
     const view = answer?.allOf?.[0];
     if (operation.route === "list") {

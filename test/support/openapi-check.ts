@@ -58,7 +58,7 @@ export interface CheckedAnswer {
  * Checks real answers against the document. An answer to a documented operation must have a
  * documented status, document every header of components.headers it carries (with a value its
  * schema takes), a documented media type, and a body the schema validates (each ndjson line
- * against the list's item schema). An unknown path (404) or verb (405) is checked against the
+ * against the list's item schema; a record asked for without `fields`, against the whole record). An unknown path (404) or verb (405) is checked against the
  * Error schema, and a 405's Allow against the verbs the document lists for the path.
  */
 export function answerChecker(doc: Json) {
@@ -122,8 +122,15 @@ export function answerChecker(doc: Json) {
     const content = declared.content ?? {};
     if (!content[media] && !content["*/*"]) return { problems: [...problems, `${label}: media type ${media} not documented (${Object.keys(content).join(", ")})`], answer };
     if (media === "application/json") {
-      const invalid = validate(content[media].schema, response.body);
+      const schema = content[media].schema as Json;
+      const invalid = validate(schema, response.body);
       if (invalid) problems.push(`${label}: ${invalid}`);
+      // A record is whole or a `fields` selection (anyOf [Type, TypePartial]): without `fields`, the whole one.
+      const views = schema.allOf?.[0]?.anyOf as Json[] | undefined;
+      if (!invalid && views?.length === 2 && !new URL(url, "http://service").searchParams.has("fields")) {
+        const whole = validate({ ...schema, allOf: [views[0], ...schema.allOf.slice(1)] }, response.body);
+        if (whole) problems.push(`${label}: not the whole record: ${whole}`);
+      }
     }
     if (media === "application/x-ndjson") {
       const item = component(content["application/json"]?.schema)?.properties?.data?.items as Json | undefined;
