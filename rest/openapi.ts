@@ -409,6 +409,9 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       if (!entry.requestBody) throw new Error(`${operation.fieldName} takes no body to type`);
       entry.requestBody.content = { "application/json": { schema: openApiSchemaOf(typed) } };
     }
+    // REST reads no body as `{}`: a body is required when its schema has required fields.
+    const bodySchema = typed ? entry.requestBody.content["application/json"].schema : operation.inputDoc?.schema;
+    if (entry.requestBody && bodySchema) entry.requestBody.required = ((bodySchema.required as unknown[] | undefined) ?? []).length > 0;
     if (operation.input === "query_input") {
       // GET actions: each input field is a query parameter of its own.
       const schema: Json = operation.inputDoc?.schema ?? { properties: {} };

@@ -119,12 +119,15 @@ describe("the checked-in OpenAPI document, strictly", () => {
     expect(schema).toMatchObject({ type: "object", required: ["url", "events"], additionalProperties: false });
     expect(Object.keys(schema.properties).sort()).toEqual(["description", "enabled", "events", "url"]);
     expect(schema.properties.events.items.enum).toEqual(expect.arrayContaining(["*", "video.*", "video.created", "render.completed"]));
+    expect(body("/webhooks/{endpoint_id}", "patch").required).toBe(false);
     const update = body("/webhooks/{endpoint_id}", "patch").content["application/json"].schema;
     expect(update.required ?? []).toEqual([]);
     expect(Object.keys(update.properties).sort()).toEqual(["description", "enabled", "events", "since", "url"]);
     expect(body("/webhooks/{endpoint_id}/rotate_secret", "post")).toMatchObject({ required: false, content: { "application/json": { schema: { properties: { grace_period_seconds: { type: "integer", maximum: 604800 } } } } } });
     expect(body("/webhooks/{endpoint_id}/recover", "post").content["application/json"].schema.required).toEqual(["since"]);
     expect(body("/webhooks/{endpoint_id}/test", "post")).toBeUndefined();
+    // An action's body is required when its input has required fields (no body reads as {}).
+    expect(body("/actions/renders.create", "post").required).toBe(true);
     expect(body("/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend", "post")).toBeUndefined();
   });
 });
