@@ -14,7 +14,7 @@ import { serversOf, strictOpenApi } from "./openapi-strict.js";
 import { currentRequestContext } from "../src/context/request-context.js";
 import { readableFieldNames, typeNameOf } from "../src/resources/fields.js";
 import { openApiSchemaOf } from "../src/resources/input-docs.js";
-import { WEBHOOK_INPUT_SCHEMAS } from "../src/webhooks/service.js";
+import { endpointInputSchemas } from "../src/webhooks/service.js";
 import type { z } from "zod";
 
 type Json = Record<string, any>;
@@ -275,10 +275,10 @@ function outputSchemas(schemas: Json): Json {
  * checks them (the same one the handler parses with).
  */
 const TYPED_BODIES: Record<string, z.ZodType> = {
-  create_webhook_endpoint: WEBHOOK_INPUT_SCHEMAS.create,
-  update_webhook_endpoint: WEBHOOK_INPUT_SCHEMAS.update,
-  rotate_webhook_secret: WEBHOOK_INPUT_SCHEMAS.rotate,
-  recover_webhook_deliveries: WEBHOOK_INPUT_SCHEMAS.recover,
+  create_webhook_endpoint: endpointInputSchemas.create,
+  update_webhook_endpoint: endpointInputSchemas.update,
+  rotate_webhook_secret: endpointInputSchemas.rotate,
+  recover_webhook_deliveries: endpointInputSchemas.recover,
 };
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -47,9 +47,6 @@ const recoverSchema = z.strictObject({
   since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).describe("Deliver what the endpoint subscribes to and did not get since then (ISO 8601)."),
 });
 
-/** The bodies of the endpoint routes, as the OpenAPI document describes them (rest/openapi.ts). */
-export const WEBHOOK_INPUT_SCHEMAS = { create: createSchema, update: updateSchema, rotate: rotateSchema, recover: recoverSchema } as const;
-
 type Row = Record<string, unknown>;
 type Query = { select?: Record<string, unknown> };
 
@@ -260,3 +257,6 @@ export async function recoverDeliveries(context: GraphQLContext, endpointId: str
   const deliveryIds = recovered.map((delivery) => delivery.delivery_id);
   return { object: "webhook_recovery", endpoint_id: endpointId, since: since.toISOString(), requeued: deliveryIds.length, delivery_ids: deliveryIds };
 }
+
+/** The schemas of endpoint inputs, typed as GraphQL input objects from them (./graphql.ts). */
+export const endpointInputSchemas = { create: createSchema, update: updateSchema, rotate: rotateSchema, recover: recoverSchema } as const;
