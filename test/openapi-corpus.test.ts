@@ -89,6 +89,12 @@ describe("platform routes answer as documented", () => {
     await call(client, "GET", "/openapi.json");
     const batch = await call(client, "POST", "/batch", withBody({ requests: [{ id: "a", method: "GET", path: "/v1/videos" }, { id: "b", method: "POST", path: "/v1/folders", body: { folder_name: "F" } }] }));
     expect(batch.body.data.map((member: Json) => member.status)).toEqual([200, 201]);
+    // Each member is its route's own answer, checked as one.
+    for (const [index, member] of (batch.body.data as Json[]).entries()) {
+      const sent = [{ method: "GET", path: "/videos" }, { method: "POST", path: "/folders" }][index]!;
+      const headers = new Headers({ "content-type": "application/json", ...member.headers });
+      expect(check(sent.method, sent.path, { status: member.status, headers, body: member.body, text: JSON.stringify(member.body) }).problems).toEqual([]);
+    }
     expect((await call(client, "POST", "/videos/bulk", withBody({ create: [{ video_name: "A" }, { video_name: "B" }] }))).status).toBe(200);
     expect((await call(client, "POST", "/folders/bulk", withBody({ create: [{ folder_name: "A" }], delete: ["fld_missing"] }))).status).toBe(207);
     await call(client, "GET", "/usage");
