@@ -2,7 +2,8 @@
 // Redocly's recommended rules, Spectral's spectral:oas): `nullable` always beside a `type`, no
 // sibling beside a `$ref`, a summary on every operation, every tag defined, the headers every
 // answer carries, the statuses the service really answers, the export media types, bounds and
-// enums on the list parameters, and a `{base_url}` server variable (docs/openapi.md).
+// enums on the list parameters, no unused component, and a `{base_url}` server variable
+// (docs/discovery.md).
 import { ERROR_CODES } from "../src/errors/codes.js";
 import { MAX_PAGE_SIZE } from "../src/contract.js";
 
@@ -40,7 +41,7 @@ function referencedType(document: Json, ref: string): string | undefined {
   const target = name ? document.components?.schemas?.[name] : undefined;
   if (!target) return undefined;
   if (typeof target.type === "string") return target.type;
-  if (target.allOf || target.properties) return "object";
+  if (target.allOf || target.oneOf || target.anyOf || target.properties) return "object";
   return undefined;
 }
 
@@ -52,10 +53,20 @@ function strictSchema(document: Json, schema: Json): Json {
     const { $ref, ...siblings } = schema;
     schema = { allOf: [{ $ref }], ...siblings };
   }
-  if (schema.nullable === true && schema.type === undefined) {
+  if (schema.nullable === true) {
     const ref = schema.allOf?.length === 1 ? schema.allOf[0].$ref : undefined;
-    const type = ref ? referencedType(document, ref) : undefined;
-    if (type) schema.type = type;
+    const type = schema.type ?? (ref ? referencedType(document, ref) : undefined);
+    if (ref && type) {
+      // `nullable` does not reach into an allOf (OpenAPI 3.0.3), so a nullable reference is the
+      // referenced schema or a null of its type.
+      const rest: Json = { ...schema };
+      for (const key of ["allOf", "nullable", "type"]) delete rest[key];
+      schema = { ...rest, anyOf: [{ $ref: ref }, { type, nullable: true, enum: [null] }] };
+    } else if (type) {
+      schema.type = type;
+      // An enum holds every allowed value, null included.
+      if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+    }
     // Any JSON value (no type): null is one of them already.
     else delete schema.nullable;
   }
@@ -118,6 +129,30 @@ function strictOperation(document: Json, path: string, method: string, operation
 }
 
 /**
+ * Drops the component schemas no operation reaches (GraphQL types REST never answers with, input
+ * scalars a typed body replaced): Redocly's no-unused-components, Spectral's oas3-unused-component.
+ */
+function pruneUnusedSchemas(document: Json): void {
+  const schemas: Json = document.components?.schemas ?? {};
+  const reached = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === "$ref" && typeof value === "string" ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      if (name === undefined) visit(value);
+      else if (!reached.has(name)) {
+        reached.add(name);
+        visit(schemas[name]);
+      }
+    }
+  };
+  visit(document.paths);
+  visit(document.components?.headers);
+  for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
+}
+
+/**
  * Makes the document strict, in place; `sortable` gives each list path's sort fields (an enum
  * on its `sort` parameter), `exportable` the list paths that answer ndjson and csv.
  */
@@ -144,6 +179,7 @@ export function strictOpenApi(document: Json, lists: Map<string, { sortable: rea
       }
     }
   }
+  pruneUnusedSchemas(document);
   document.tags = [...tags].sort().map((name) => ({ name, description: name === "platform" ? "Health, discovery, batch and this document." : name === "actions" ? "Actions of the catalog: /actions/{family}.{name}." : `The ${name} resource.` }));
   return document;
 }

@@ -12,6 +12,10 @@ import { filterableFields, OPERATORS_BY_KIND, type FilterKind } from "../src/res
 import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
 import { serversOf, strictOpenApi } from "./openapi-strict.js";
 import { currentRequestContext } from "../src/context/request-context.js";
+import { readableFieldNames, typeNameOf } from "../src/resources/fields.js";
+import { openApiSchemaOf } from "../src/resources/input-docs.js";
+import { endpointInputSchemas } from "../src/webhooks/service.js";
+import type { z } from "zod";
 
 type Json = Record<string, any>;
 
@@ -131,7 +135,7 @@ function platformPaths(): Json {
               },
             }),
           },
-          ...errorResponses([400, 401, 403, 413, 422]),
+          ...errorResponses([400, 401, 403, 413, 415, 422]),
         },
       },
     },
@@ -159,20 +163,29 @@ const FILTER_VALUE_SCHEMA: Record<FilterKind, Json> = {
 function filterParameters(resource: ResourceDefinition): Json[] {
   // A field named like a list parameter (scripts' `format`) shares that parameter; its
   // description says how.
-  return filterableFields(resource).filter((field) => field.name !== "format").map((field) => ({
-    name: field.name,
-    in: "query",
-    required: false,
-    style: "deepObject",
-    explode: true,
-    description: `Filter on ${field.name}: \`${field.name}=value\` or \`${field.name}[op]=value\`; in and nin take comma-separated values.`,
-    schema: {
+  return filterableFields(resource).filter((field) => field.name !== "format").map((field) => {
+    const value = FILTER_VALUE_SCHEMA[field.kind];
+    const operators = {
       type: "object",
+      additionalProperties: false,
       properties: Object.fromEntries(
-        OPERATORS_BY_KIND[field.kind].map((operator) => [operator, operator === "exists" ? { type: "boolean" } : FILTER_VALUE_SCHEMA[field.kind]]),
+        OPERATORS_BY_KIND[field.kind].map((operator) => [
+          operator,
+          operator === "exists" ? { type: "boolean" } : operator === "in" || operator === "nin" ? { type: "string", description: "Comma-separated values." } : value,
+        ]),
       ),
-    },
-  }));
+    };
+    return {
+      name: field.name,
+      in: "query",
+      required: false,
+      style: "deepObject",
+      explode: true,
+      description: `Filter on ${field.name}: \`${field.name}=value\` (equal to${field.kind === "string_list" ? ": holds the value" : ""}) or \`${field.name}[op]=value\`; in and nin take comma-separated values.`,
+      // The plain value is the `eq` shorthand, so a generated client takes either form.
+      schema: { oneOf: [value, operators] },
+    };
+  });
 }
 
 function bulkOperation(resource: ResourceDefinition): Json {
@@ -220,7 +233,7 @@ function bulkOperation(resource: ResourceDefinition): Json {
             },
           }),
         },
-      ]).concat(Object.entries(errorResponses([400, 401, 403, 413, 422]))),
+      ]).concat(Object.entries(errorResponses([400, 401, 403, 413, 415, 422]))),
     ),
   };
 }
@@ -228,9 +241,9 @@ function bulkOperation(resource: ResourceDefinition): Json {
 const ERROR_STATUSES: Record<string, number[]> = {
   list: [400, 401, 403, 406, 422, 429],
   get: [400, 401, 403, 404, 429],
-  create: [400, 401, 403, 413, 422, 429],
-  update: [400, 401, 403, 404, 413, 422, 429],
-  delete: [401, 403, 404, 429],
+  create: [400, 401, 403, 413, 415, 422, 429],
+  update: [400, 401, 403, 404, 413, 415, 422, 429],
+  delete: [400, 401, 403, 404, 429],
 };
 
 /**
@@ -257,13 +270,78 @@ function outputSchemas(schemas: Json): Json {
   return result;
 }
 
+/**
+ * Bodies whose GraphQL argument is an untyped JSON scalar, described by the zod schema that
+ * checks them (the same one the handler parses with).
+ */
+const TYPED_BODIES: Record<string, z.ZodType> = {
+  create_webhook_endpoint: endpointInputSchemas.create,
+  update_webhook_endpoint: endpointInputSchemas.update,
+  rotate_webhook_secret: endpointInputSchemas.rotate,
+  recover_webhook_deliveries: endpointInputSchemas.recover,
+};
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * The record as a list or a `fields=` selection answers it (docs/discovery.md): `object` and the id
+ * are always there; a list leaves heavy fields out unless expanded, and `fields` keeps only what
+ * it names. So only those two stay required, and a generated client promises nothing else.
+ */
+function partialView(resource: ResourceDefinition, record: Json): Json {
+  const heavy = resource.heavy.length > 0 ? ` Lists leave out ${resource.heavy.join(", ")} unless \`expand\` or \`fields\` names them.` : "";
+  return {
+    ...structuredClone(record),
+    required: (record.required ?? []).filter((name: string) => name === "object" || name === resource.idField),
+    description: `A ${resource.kind} as a list or a \`fields\` selection answers it: \`object\` and ${resource.idField} are always there, other fields as selected.${heavy}`,
+  };
+}
+
+/**
+ * Lists answer partial records; a single record is whole unless `fields` narrows it, so its
+ * answer is either view. Adds `<Type>Partial` to the schemas.
+ */
+function typePartialViews(paths: Json, schemas: Json): void {
+  for (const served of servedOperations()) {
+    if (served.kind !== "resource" || served.operation.route === "delete") continue;
+    const { resource, operation } = served;
+    const type = typeNameOf(resource);
+    const partial = `${type}Partial`;
+    if (!schemas[type]) throw new Error(`No schema ${type} for ${resource.name}`);
+    if (!schemas[partial]) {
+      // REST carries a referenced id, never the related record (rest/selection.ts): a relation
+      // GraphQL marks non-null is not required here.
+      const sent = new Set(["object", resource.idField, ...readableFieldNames(resource)]);
+      const required = (schemas[type].required ?? []).filter((name: string) => sent.has(name));
+      if (required.length > 0) schemas[type].required = required;
+      else delete schemas[type].required;
+      schemas[partial] = partialView(resource, schemas[type]);
+    }
+    const answer = paths[openApiPath(operation.path)]?.[operation.method.toLowerCase()]?.responses?.[String(operation.successStatus)]?.content?.["application/json"]?.schema;
+    const view = answer?.allOf?.[0];
+    if (operation.route === "list") {
+      const list = schemas[/^#\/components\/schemas\/(.+)$/.exec(view?.$ref ?? "")?.[1] ?? ""];
+      if (!list?.properties?.data?.items) throw new Error(`${resource.name}: no list schema to type`);
+      list.properties.data.items = schemaRef(partial);
+    } else if (view?.$ref === schemaRef(type).$ref) {
+      answer.allOf[0] = { anyOf: [schemaRef(type), schemaRef(partial)] };
+    } else {
+      throw new Error(`${operation.method} ${operation.path}: the answer is not a ${type}`);
+    }
+  }
+}
+
 /** Sofa's operation as REST serves it: the body is the `input` argument itself. */
 function restOperation(generated: Json, operationId: string): Json {
   const entry: Json = { ...generated, operationId, summary: generated.description };
   const body = entry.requestBody?.content?.["application/json"]?.schema;
-  // REST sends the record itself; Sofa describes the GraphQL `input` argument around it.
-  if (body?.properties?.input) entry.requestBody = { required: true, content: { "application/json": { schema: body.properties.input } } };
-  else if (body && Object.keys(body.properties ?? {}).length === 0) delete entry.requestBody;
+  // Sofa lists every argument in the body, path parameters included; REST reads those from the path.
+  const pathParameters = new Set((entry.parameters ?? []).filter((parameter: Json) => parameter.in === "path").map((parameter: Json) => parameter.name as string));
+  const bodyFields = Object.keys(body?.properties ?? {}).filter((name) => !pathParameters.has(name));
+  // REST sends the record itself; Sofa describes the GraphQL `input` argument around it, required
+  // only when the argument is.
+  if (body?.properties?.input) entry.requestBody = { required: (body.required ?? []).includes("input"), content: { "application/json": { schema: body.properties.input } } };
+  else if (body && bodyFields.length === 0) delete entry.requestBody;
   // Sofa also lists the GraphQL `input` argument as a query parameter; REST never reads it there.
   entry.parameters = (entry.parameters ?? []).filter((parameter: Json) => !(parameter.in === "query" && parameter.name === "input"));
   for (const response of Object.values(entry.responses ?? {})) addEnvelope(response as Json);
@@ -282,6 +360,10 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       const generated = source.paths?.[path]?.[operation.method.toLowerCase()];
       if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
       const entry = restOperation(generated, operation.fieldName);
+      // Reads have no GraphQL description of their own.
+      const kind = resource.kind.replace(/_/g, " ");
+      if (operation.route === "list") entry.description ||= `List ${resource.name.replace(/_/g, " ")}. Filter, sort and search; choose fields with \`fields\` and heavy fields with \`expand\`; or export every match as ndjson or csv.`;
+      if (operation.route === "get") entry.description ||= `Get a ${kind} by its ${resource.idField}. \`fields\` narrows the answer.`;
       if (operation.route === "get" || operation.route === "list") {
         entry.parameters = [
           // `filter` is GraphQL's argument; REST spells filters as query parameters.
@@ -322,6 +404,14 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
     const entry = restOperation(generated, operation.fieldName);
     entry.description = operation.description;
+    const typed = TYPED_BODIES[operation.fieldName];
+    if (typed) {
+      if (!entry.requestBody) throw new Error(`${operation.fieldName} takes no body to type`);
+      entry.requestBody.content = { "application/json": { schema: openApiSchemaOf(typed) } };
+    }
+    // REST reads no body as `{}`: a body is required when its schema has required fields.
+    const bodySchema = typed ? entry.requestBody.content["application/json"].schema : operation.inputDoc?.schema;
+    if (entry.requestBody && bodySchema) entry.requestBody.required = ((bodySchema.required as unknown[] | undefined) ?? []).length > 0;
     if (operation.input === "query_input") {
       // GET actions: each input field is a query parameter of its own.
       const schema: Json = operation.inputDoc?.schema ?? { properties: {} };
@@ -344,13 +434,17 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
       ok.description = "The file's bytes with their content type; with `Accept: application/json`, the BinaryFile record and a signed link to it.";
       ok.content = { "*/*": { schema: { type: "string", format: "binary" } }, ...ok.content };
     }
-    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 429] : [400, 401, 403, 404, 409, 415, 422, 429]) };
+    entry.responses = { ...entry.responses, ...errorResponses(operation.method === "GET" ? [400, 401, 403, 404, 422, 429] : [400, 401, 403, 404, 409, 413, 415, 422, 429]) };
     paths[path] ??= {};
     paths[path][operation.method.toLowerCase()] = entry;
   }
   for (const resource of servedResources().filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
+  const missing = Object.keys(TYPED_BODIES).filter((fieldName) => !servedOperations().some((served) => served.fieldName === fieldName));
+  if (missing.length > 0) throw new Error(`Typed bodies of operations not served: ${missing.join(", ")}`);
+  const schemas = { ...outputSchemas(source.components?.schemas ?? {}), Error: ERROR_ENVELOPE_SCHEMA };
+  typePartialViews(paths, schemas);
   const lists = new Map<string, { sortable: readonly string[] }>();
   for (const served of servedOperations()) {
     if (served.kind === "resource" && served.operation.route === "list") lists.set(openApiPath(served.operation.path), { sortable: served.resource.sortable });
@@ -367,7 +461,7 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     paths: { ...platformPaths(), ...paths },
     components: {
       ...source.components,
-      schemas: { ...outputSchemas(source.components?.schemas ?? {}), Error: ERROR_ENVELOPE_SCHEMA },
+      schemas,
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer sk_live_... or sk_test_..." },
         apiKeyHeader: { type: "apiKey", in: "header", name: "X-Api-Key" },

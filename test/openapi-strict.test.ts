@@ -2,51 +2,13 @@
 // ajv in strict mode, `nullable` always has a `type`, a `$ref` has no siblings, every operation has
 // a summary and defined tags, answers document their headers and the statuses the service really
 // answers, lists their export media types and parameter bounds; the checked-in copy names its
-// server `{base_url}`, a served copy the address it was asked at. Real answers validate against it.
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+// server `{base_url}`, a served copy the address it was asked at. Lists and `fields` answers are
+// typed partial, filters take a plain value, webhook bodies are typed. Real answers: openapi-corpus.test.ts.
 import { describe, expect, it } from "vitest";
-import { printedContracts } from "../src/platform/contracts.js";
-import { createFixture, useService, type ApiResponse } from "./support/service.js";
-
-type Json = Record<string, any>;
-const METHODS = ["get", "put", "post", "delete", "patch"];
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import { useService } from "./support/service.js";
+import { localRefs, openApiDocument as document, operations, strictAjv, type Json } from "./support/openapi-check.js";
 
 const service = useService();
-const document = (): Json => JSON.parse(printedContracts().openapi) as Json;
-
-/**
- * The schema as ajv (JSON Schema draft 7) reads it: `#/components/schemas/X` → `X`, the id each
- * component is added under, and OpenAPI 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum`
- * (beside `minimum`/`maximum`) in draft 7's numeric form. Nothing else is changed.
- */
-function localRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(localRefs);
-  if (!schema || typeof schema !== "object") return schema;
-  const node: Json = Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? value.replace("#/components/schemas/", "") : localRefs(value)]),
-  );
-  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
-    if (typeof node[exclusive] !== "boolean") continue;
-    if (node[exclusive] && typeof node[bound] === "number") node[exclusive] = node[bound];
-    else delete node[exclusive];
-    if (typeof node[exclusive] === "number") delete node[bound];
-  }
-  return node;
-}
-
-function strictAjv(doc: Json): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true });
-  addFormats(ajv);
-  for (const format of ["int32", "int64", "float", "double", "binary", "byte"]) ajv.addFormat(format, true);
-  for (const [name, schema] of Object.entries<Json>(doc.components.schemas)) ajv.addSchema(localRefs(schema) as Json, name);
-  return ajv;
-}
-
-function operations(doc: Json): [string, string, Json][] {
-  return Object.entries<Json>(doc.paths).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => [path, method, item[method]] as [string, string, Json]));
-}
 
 function walk(schema: unknown, visit: (node: Json) => void): void {
   if (Array.isArray(schema)) return schema.forEach((item) => walk(item, visit));
@@ -124,43 +86,48 @@ describe("the checked-in OpenAPI document, strictly", () => {
     const served = (await (await fetch(`${service.url}/docs/openapi.json`)).json()) as Json;
     expect(served.servers).toEqual([expect.objectContaining({ url: `${service.url}/api/v1` })]);
   });
-});
 
-describe("real answers validate against the document", () => {
-  const doc = document();
-  const ajv = strictAjv(doc);
-  const validators = new Map<string, ValidateFunction>();
+  it("lists and fields= answers promise only the id and object; a whole record stays whole", () => {
+    const doc = document();
+    const { schemas } = doc.components;
+    expect(schemas.Script.required).toEqual(expect.arrayContaining(["paragraphs", "chapters", "word_count"]));
+    expect(schemas.ScriptPartial.required.sort()).toEqual(["object", "script_id"]);
+    expect(Object.keys(schemas.ScriptPartial.properties)).toEqual(Object.keys(schemas.Script.properties));
+    expect(schemas.ScriptList.properties.data.items).toEqual({ $ref: "#/components/schemas/ScriptPartial" });
+    const single = doc.paths["/videos/{video_id}"].get.responses["200"].content["application/json"].schema;
+    expect(single.allOf[0]).toEqual({ anyOf: [{ $ref: "#/components/schemas/Video" }, { $ref: "#/components/schemas/VideoPartial" }] });
+  });
 
-  function check(path: string, method: string, response: ApiResponse): void {
-    const label = `${method.toUpperCase()} ${path} ${response.status}`;
-    const declared = doc.paths[path]?.[method]?.responses?.[String(response.status)] as Json | undefined;
-    expect(declared, `${label} is not documented`).toBeDefined();
-    for (const header of ["x-request-id", "x-ratelimit-limit"]) {
-      if (response.headers.get(header) !== null) expect(Object.keys(declared!.headers).map((name) => name.toLowerCase()), label).toContain(header);
-    }
-    const schema = declared!.content?.["application/json"]?.schema as Json | undefined;
-    if (!schema) return;
-    const key = `${label}`;
-    let validate = validators.get(key);
-    if (!validate) {
-      validate = ajv.compile(localRefs(schema) as Json);
-      validators.set(key, validate);
-    }
-    expect(validate(response.body), `${label}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
-  }
+  it("a filter takes the plain value (eq) or an operator object", () => {
+    const parameters = document().paths["/videos"].get.parameters as Json[];
+    const format = parameters.find((parameter) => parameter.name === "video_format")!;
+    expect(format).toMatchObject({ in: "query", style: "deepObject", explode: true });
+    expect(format.schema.oneOf[0]).toEqual({ type: "string" });
+    expect(format.schema.oneOf[1]).toMatchObject({ type: "object", properties: { eq: { type: "string" }, in: { type: "string" }, exists: { type: "boolean" } } });
+    const ajv = strictAjv(document());
+    const validate = ajv.compile(localRefs(format.schema) as Json);
+    for (const value of ["landscape", { in: "landscape,portrait" }, { exists: true }]) expect(validate(value), JSON.stringify(value)).toBe(true);
+    for (const value of [3, { near: "x" }]) expect(validate(value), JSON.stringify(value)).toBe(false);
+  });
 
-  it("record routes, actions and their errors", async () => {
-    const { client } = await createFixture(service);
-    const created = await client.post("/api/v1/videos", { video_name: "corpus" });
-    check("/videos", "post", created);
-    check("/videos/{video_id}", "get", await client.get(`/api/v1/videos/${created.body.video_id}`));
-    check("/videos/{video_id}", "patch", await client.patch(`/api/v1/videos/${created.body.video_id}`, { video_name: "renamed" }));
-    check("/videos", "post", await client.post("/api/v1/videos", { video_nam: "typo" }));
-    check("/videos/{video_id}", "get", await client.get("/api/v1/videos/vid_missing"));
-    check("/videos", "get", await client.get("/api/v1/videos?limit=0"));
-    check("/actions/account.credits", "get", await client.get("/api/v1/actions/account.credits"));
-    check("/actions/renders.create", "post", await client.post("/api/v1/actions/renders.create", { video_id: created.body.video_id }));
-    check("/actions/renders.create", "post", await client.post("/api/v1/actions/renders.create", {}));
-    check("/videos/{video_id}", "delete", await client.delete(`/api/v1/videos/${created.body.video_id}`));
+  it("webhook bodies are typed from the handler's schemas; the test route takes no body", () => {
+    const paths = document().paths;
+    const body = (path: string, method: string) => paths[path][method].requestBody;
+    const create = body("/webhooks", "post");
+    expect(create.required).toBe(true);
+    const schema = create.content["application/json"].schema;
+    expect(schema).toMatchObject({ type: "object", required: ["url", "events"], additionalProperties: false });
+    expect(Object.keys(schema.properties).sort()).toEqual(["description", "enabled", "events", "url"]);
+    expect(schema.properties.events.items.enum).toEqual(expect.arrayContaining(["*", "video.*", "video.created", "render.completed"]));
+    expect(body("/webhooks/{endpoint_id}", "patch").required).toBe(false);
+    const update = body("/webhooks/{endpoint_id}", "patch").content["application/json"].schema;
+    expect(update.required ?? []).toEqual([]);
+    expect(Object.keys(update.properties).sort()).toEqual(["description", "enabled", "events", "since", "url"]);
+    expect(body("/webhooks/{endpoint_id}/rotate_secret", "post")).toMatchObject({ required: false, content: { "application/json": { schema: { properties: { grace_period_seconds: { type: "integer", maximum: 604800 } } } } } });
+    expect(body("/webhooks/{endpoint_id}/recover", "post").content["application/json"].schema.required).toEqual(["since"]);
+    expect(body("/webhooks/{endpoint_id}/test", "post")).toBeUndefined();
+    // An action's body is required when its input has required fields (no body reads as {}).
+    expect(body("/actions/renders.create", "post").required).toBe(true);
+    expect(body("/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend", "post")).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { loadOwned } from "../resources/service.js";
 import { withColumns } from "../resources/selection.js";
 import { parseOrThrow, validationFailed } from "../validation/issues.js";
 import { newId } from "../ids.js";
-import { isKnownPattern, patternCovers } from "../outbox/event-catalog.js";
+import { EVENT_KINDS, isKnownPattern, patternCovers } from "../outbox/event-catalog.js";
 import { UrlBlockedError } from "../outbound/url-guard.js";
 import { recordEvent } from "../outbox/record-event.js";
 import { newSigningSecret } from "./signature.js";
@@ -21,22 +21,32 @@ import { webhookEndpoints } from "./resource.js";
 const MAX_GRACE_SECONDS = 7 * 86_400;
 const DEFAULT_GRACE_SECONDS = 86_400;
 
-const eventPattern = z.string().superRefine((value, context) => {
-  if (!isKnownPattern(value)) context.addIssue({ code: "custom", message: `'${value}' is not an event name, a family (video.*) or *.`, params: { type: "any.only" } });
-});
+/** Every pattern a subscription may name (isKnownPattern's set), for the documented enum. */
+const EVENT_PATTERNS = ["*", ...new Set(EVENT_KINDS.map((kind) => `${kind.type.split(".")[0]}.*`)), ...EVENT_KINDS.map((kind) => kind.type)];
+
+const eventPattern = z
+  .string()
+  .superRefine((value, context) => {
+    if (!isKnownPattern(value)) context.addIssue({ code: "custom", message: `'${value}' is not an event name, a family (video.*) or *.`, params: { type: "any.only" } });
+  })
+  .meta({ description: "An event name, a family (video.*) or *.", enum: EVENT_PATTERNS });
 
 const createSchema = z.strictObject({
-  url: z.string().max(2048),
-  events: z.array(eventPattern).min(1).max(100),
-  description: z.string().max(500).nullable().optional(),
-  enabled: z.boolean().optional(),
+  url: z.string().max(2048).describe("Where deliveries are POSTed: an https URL of a public address."),
+  events: z.array(eventPattern).min(1).max(100).describe("What the endpoint subscribes to: event names, families such as video.*, or *."),
+  description: z.string().max(500).nullable().optional().describe("A note for people."),
+  enabled: z.boolean().optional().describe("false pauses deliveries; true resumes them and resets the failure count."),
 });
 const updateSchema = createSchema.partial().extend({
   /** With `enabled: true`: also deliver what the endpoint missed since then (as `recover` does). */
-  since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).optional(),
+  since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).optional().describe("With enabled: true, also deliver what the endpoint missed since then (ISO 8601)."),
 });
-const rotateSchema = z.strictObject({ grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional() });
-const recoverSchema = z.strictObject({ since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)) });
+const rotateSchema = z.strictObject({
+  grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_SECONDS).optional().describe(`How long the old secret still signs, in seconds (default ${DEFAULT_GRACE_SECONDS}).`),
+});
+const recoverSchema = z.strictObject({
+  since: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).describe("Deliver what the endpoint subscribes to and did not get since then (ISO 8601)."),
+});
 
 type Row = Record<string, unknown>;
 type Query = { select?: Record<string, unknown> };
