@@ -138,10 +138,14 @@ export function findRefusedInput(
   return undefined;
 }
 
-/** The answer of an operation refused for its input: one error, outside any field, nothing run. */
+/**
+ * The answer of an operation refused for its input: one error, nothing run, and `data: null` as
+ * when the same refusal comes from the field while it runs (its type is non-null), so a client
+ * sees one shape (and the contract's failure marker) whichever check caught it.
+ */
 export async function refusedInputResult(refused: RefusedInput, contextValue: unknown): Promise<ExecutionResult> {
   const error = await refusalOf(refused.check, contextValue as GraphQLContext, refused.field, refused.definition, refused.argument, refused.variables);
-  return { errors: [new GraphQLError(error.message, { nodes: [refused.field], originalError: error })] };
+  return { data: null, errors: [new GraphQLError(error.message, { nodes: [refused.field], originalError: error })] };
 }
 
 const fragmentsByDocument = new WeakMap<DocumentNode, Map<string, FragmentDefinitionNode>>();
