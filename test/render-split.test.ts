@@ -7,7 +7,8 @@
 //   karaoke captions run across the cuts), the sound continuous around the cuts; one
 //   render.started and one render.completed; one charge.
 // - Rendered again, its segments are reused; after a change late in the composition only the last
-//   segment is drawn again. The cache keeps the last render's segments and nothing else.
+//   segment is drawn again. The cache keeps the last render's segments and nothing else, but for
+//   those another render of the video still running planned to reuse.
 // - A worker killed (SIGKILL) holding a segment: the segment is retaken, the render completes,
 //   charged once.
 // - A render whose segment fails: failed once, refunded, no segment file left behind.
@@ -229,8 +230,24 @@ describe("a split render", () => {
 
     // The cache holds the last render's three segments only.
     const stored = await prisma().render.findUniqueOrThrow({ where: { render_id: changed.render_id as string } });
-    expect(await cached(fixture.workspaceId, videoId)).toEqual((stored.segment_hashes as string[]).map((hash) => `${hash}.mp4`).sort());
+    const lastSegments = (stored.segment_hashes as string[]).map((hash) => `${hash}.mp4`).sort();
+    expect(await cached(fixture.workspaceId, videoId)).toEqual(lastSegments);
     expect(await balanceOf(service, fixture.workspaceId)).toBe(70);
+
+    // Another render of the video still running that planned to reuse those segments (its record
+    // says so): a render at another size finishing meanwhile leaves them in the cache.
+    const inFlight = await prisma().render.create({
+      data: { render_id: "render_split_in_flight", workspace_id: fixture.workspaceId, video_id: videoId, render_status: "rendering", segment_hashes: stored.segment_hashes as string[] },
+    });
+    const smaller = await renderEnded(fixture.client, videoId, await renderVideo(fixture.client, videoId, { width: 160 }), 170_000);
+    expect(smaller).toMatchObject({ render_status: "completed", segments: { total: 3, reused: 0 } });
+    const smallerSegments = ((await prisma().render.findUniqueOrThrow({ where: { render_id: smaller.render_id as string } })).segment_hashes as string[]).map((hash) => `${hash}.mp4`);
+    expect(await cached(fixture.workspaceId, videoId)).toEqual([...lastSegments, ...smallerSegments].sort());
+    // Once nothing holds them, the next render's cleanup removes them.
+    await prisma().render.delete({ where: { render_id: inFlight.render_id } });
+    const next = await renderEnded(fixture.client, videoId, await renderVideo(fixture.client, videoId, { width: 160 }), 170_000);
+    expect(next).toMatchObject({ render_status: "completed", segments: { total: 3, reused: 3 } });
+    expect(await cached(fixture.workspaceId, videoId)).toEqual([...smallerSegments].sort());
   });
 
   it("survives a worker killed while it draws a segment: the segment is retaken, the render charged once", async () => {

@@ -98,6 +98,9 @@ export async function renderSplit(input: SplitRenderInput): Promise<SplitRendere
     }
   });
 
+  // Said on the record before anything is drawn: another render of this video finishing meanwhile
+  // keeps these in the cache (see keptByOthers).
+  await context.prisma.render.updateMany({ where: { render_id: render.render_id }, data: { segment_hashes: planned.map((segment) => segment.hash) } });
   const operations = await queueSegments(input, planned);
   const phases = input.phases;
   try {
@@ -108,9 +111,10 @@ export async function renderSplit(input: SplitRenderInput): Promise<SplitRendere
     const fps = resolveFps(composition.fps, output);
     const range = resolveRange(composition.duration, output, fps);
     const produced = await finishRender({ ...input, phases, timeoutMs: context.config.renderTimeoutMs, signal: context.signal }, outputPath, { duration: range.end - range.start, measured: measured ?? undefined });
-    // The cache now holds this render's segments: the previous render's others go.
-    const kept = new Set(planned.map((segment) => segment.hash));
-    for (const hash of previous) if (!kept.has(hash)) await files.storage.delete(segmentKey(render.workspace_id, cacheOwner, hash)).catch(() => undefined);
+    // The cache now holds this render's segments: the previous render's others go, unless a render
+    // of the same video still running planned to reuse them (a preview and a full render at once).
+    const kept = new Set([...planned.map((segment) => segment.hash), ...(await keptByOthers(context, render))]);
+    for (const hash of await recentHashes(context, render)) if (!kept.has(hash)) await files.storage.delete(segmentKey(render.workspace_id, cacheOwner, hash)).catch(() => undefined);
     return { produced, segments: { total: planned.length, reused: planned.filter((segment) => segment.reused).length }, hashes: planned.map((segment) => segment.hash) };
   } catch (error) {
     // A lost lease means another attempt carries on with these segments: leave them.
@@ -119,17 +123,50 @@ export async function renderSplit(input: SplitRenderInput): Promise<SplitRendere
   }
 }
 
-/** Content hashes of the segments the video's last completed split render left in the cache. */
-async function previousHashes(context: OperationRunContext, render: SplitRenderInput["render"]): Promise<Set<string>> {
+/** Hashes the video's other renders still queued or rendering have planned (their `segment_hashes`). */
+async function keptByOthers(context: OperationRunContext, render: SplitRenderInput["render"]): Promise<Set<string>> {
   if (!render.video_id) return new Set();
+  const rows = await context.prisma.render.findMany({
+    where: { video_id: render.video_id, render_status: { in: ["queued", "rendering"] }, render_id: { not: render.render_id } },
+    select: { segment_hashes: true },
+  });
+  return new Set(rows.flatMap((row) => hashesOf(row.segment_hashes)));
+}
+
+/** A record's `segment_hashes` (JSON) as the list of hashes it holds. */
+function hashesOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((hash): hash is string => typeof hash === "string") : [];
+}
+
+/** Completed split renders of the video looked back at by the cleanup (see recentHashes). */
+const CLEANUP_LOOKBACK = 5;
+
+/** The segment hashes of the video's completed split renders, most recent first (at most `count`). */
+async function completedSplitHashes(context: OperationRunContext, render: SplitRenderInput["render"], count: number): Promise<string[][]> {
+  if (!render.video_id) return [];
   const rows = await context.prisma.render.findMany({
     where: { video_id: render.video_id, render_status: "completed", render_id: { not: render.render_id } },
     orderBy: { render_completed_at: "desc" },
     select: { segment_hashes: true },
     take: 20,
   });
-  const last = rows.find((row) => Array.isArray(row.segment_hashes));
-  return new Set(((last?.segment_hashes as unknown[] | undefined) ?? []).filter((hash): hash is string => typeof hash === "string"));
+  return rows
+    .filter((row) => Array.isArray(row.segment_hashes))
+    .slice(0, count)
+    .map((row) => hashesOf(row.segment_hashes));
+}
+
+/** Content hashes of the segments the video's last completed split render left in the cache. */
+async function previousHashes(context: OperationRunContext, render: SplitRenderInput["render"]): Promise<Set<string>> {
+  return new Set((await completedSplitHashes(context, render, 1))[0] ?? []);
+}
+
+/**
+ * Hashes of the video's last few completed split renders: the previous render's, and any an
+ * earlier cleanup kept for a render then in flight, so they go once nothing plans to reuse them.
+ */
+async function recentHashes(context: OperationRunContext, render: SplitRenderInput["render"]): Promise<Set<string>> {
+  return new Set((await completedSplitHashes(context, render, CLEANUP_LOOKBACK)).flat());
 }
 
 /**
