@@ -13,9 +13,6 @@ import { MAX_BATCH_MEMBERS, MAX_BULK_ITEMS } from "../src/contract.js";
 import { serversOf, strictOpenApi } from "./openapi-strict.js";
 import { currentRequestContext } from "../src/context/request-context.js";
 import { readableFieldNames, typeNameOf } from "../src/resources/fields.js";
-import { openApiSchemaOf } from "../src/resources/input-docs.js";
-import { endpointInputSchemas } from "../src/webhooks/service.js";
-import type { z } from "zod";
 
 type Json = Record<string, any>;
 
@@ -270,17 +267,6 @@ function outputSchemas(schemas: Json): Json {
   return result;
 }
 
-/**
- * Bodies whose GraphQL argument is an untyped JSON scalar, described by the zod schema that
- * checks them (the same one the handler parses with).
- */
-const TYPED_BODIES: Record<string, z.ZodType> = {
-  create_webhook_endpoint: endpointInputSchemas.create,
-  update_webhook_endpoint: endpointInputSchemas.update,
-  rotate_webhook_secret: endpointInputSchemas.rotate,
-  recover_webhook_deliveries: endpointInputSchemas.recover,
-};
-
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /**
@@ -404,13 +390,8 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
     if (!generated) throw new Error(`Sofa produced no ${operation.method} ${path}`);
     const entry = restOperation(generated, operation.fieldName);
     entry.description = operation.description;
-    const typed = TYPED_BODIES[operation.fieldName];
-    if (typed) {
-      if (!entry.requestBody) throw new Error(`${operation.fieldName} takes no body to type`);
-      entry.requestBody.content = { "application/json": { schema: openApiSchemaOf(typed) } };
-    }
     // REST reads no body as `{}`: a body is required when its schema has required fields.
-    const bodySchema = typed ? entry.requestBody.content["application/json"].schema : operation.inputDoc?.schema;
+    const bodySchema = operation.inputDoc?.schema;
     if (entry.requestBody && bodySchema) entry.requestBody.required = ((bodySchema.required as unknown[] | undefined) ?? []).length > 0;
     if (operation.input === "query_input") {
       // GET actions: each input field is a query parameter of its own.
@@ -441,8 +422,6 @@ export function buildOpenApiDocument(sofa: SofaHandler): Json {
   for (const resource of servedResources().filter((candidate) => candidate.bulk)) {
     paths[`/${resource.name}/bulk`] = { post: bulkOperation(resource) };
   }
-  const missing = Object.keys(TYPED_BODIES).filter((fieldName) => !servedOperations().some((served) => served.fieldName === fieldName));
-  if (missing.length > 0) throw new Error(`Typed bodies of operations not served: ${missing.join(", ")}`);
   const schemas = { ...outputSchemas(source.components?.schemas ?? {}), Error: ERROR_ENVELOPE_SCHEMA };
   typePartialViews(paths, schemas);
   const lists = new Map<string, { sortable: readonly string[] }>();

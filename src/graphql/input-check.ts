@@ -18,8 +18,7 @@ import {
   type GraphQLInputType,
 } from "graphql";
 import type { ApiError } from "../errors/api-error.js";
-import { didYouMean } from "../validation/did-you-mean.js";
-import { validationFailed, type ValidationIssue } from "../validation/issues.js";
+import { dotted, notOneOfIssue, unknownFieldIssue, validationFailed, type ValidationIssue } from "../validation/issues.js";
 import type { GraphQLContext } from "./context.js";
 
 /** The extension key of a root field's InputCheck. */
@@ -41,8 +40,6 @@ export interface InputCheck {
 export function inputCheckExtension(check: InputCheck): Record<string, unknown> {
   return { [INPUT_CHECK]: check };
 }
-
-const dotted = (path: readonly (string | number)[]) => path.map(String).join(".");
 
 function typeLabel(type: GraphQLInputType): string {
   const named = getNullableType(type);
@@ -73,31 +70,14 @@ export function inputIssues(value: unknown, type: GraphQLInputType, path: (strin
     const fields = type.getFields();
     const allowed = Object.keys(fields);
     const issues: ValidationIssue[] = [];
-    for (const key of Object.keys(value)) {
-      if (fields[key]) continue;
-      const suggestion = didYouMean(key, allowed);
-      issues.push({
-        path: dotted([...path, key]),
-        message: suggestion ? `Unknown field '${key}'. Did you mean '${suggestion}'?` : `Unknown field '${key}'.`,
-        type: "object.unknown",
-        allowed,
-        ...(suggestion && { did_you_mean: suggestion }),
-      });
-    }
+    for (const key of Object.keys(value)) if (!fields[key]) issues.push(unknownFieldIssue(path, key, allowed));
     for (const [key, field] of Object.entries(fields)) issues.push(...inputIssues((value as Record<string, unknown>)[key], field.type, [...path, key]));
     return issues;
   }
   if (isEnumType(type)) {
     const allowed = type.getValues().map((entry) => entry.name);
     if (typeof value === "string" && allowed.includes(value)) return [];
-    const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
-    return [{
-      path: dotted(path),
-      message: `Must be one of: ${allowed.join(", ")}.${suggestion ? ` Did you mean '${suggestion}'?` : ""}`,
-      type: "any.only",
-      allowed,
-      ...(suggestion && { did_you_mean: suggestion }),
-    }];
+    return [notOneOfIssue(path, value, allowed)];
   }
   try {
     if (type.parseValue(value) !== undefined) return [];

@@ -44,7 +44,8 @@ function stemOf(typeName: string): string {
   return typeName.endsWith("Input") ? typeName.slice(0, -"Input".length) : typeName;
 }
 
-function descriptionOf(schema: z.ZodType): string | undefined {
+/** A schema's description, from the registry (`.meta`) or `.describe`. */
+export function descriptionOf(schema: z.ZodType): string | undefined {
   return z.globalRegistry.get(schema)?.description ?? schema.description;
 }
 

@@ -11,7 +11,7 @@
 // field that holds it (`RendersListResult` → `RendersListResultData`).
 import { z } from "zod";
 import { builder } from "./builder.js";
-import { enumTypeOf, isEnumName, pascal } from "./zod-input.js";
+import { descriptionOf, enumTypeOf, isEnumName, pascal } from "./zod-input.js";
 
 const loose = builder as any;
 
@@ -25,14 +25,13 @@ interface FieldShape {
 }
 
 const byName = new Map<string, { schema: z.ZodType; ref: TypeRef }>();
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** The enum of an `object` field's literal values, or undefined when they are not all GraphQL names. */
 function objectKindEnum(schema: z.ZodType, typeName: string): TypeRef {
   const { inner, nullable } = unwrapNullable(schema);
   if (nullable || !(inner instanceof z.ZodLiteral)) return undefined;
   const values = [...inner.values];
-  if (!values.every((value): value is string => typeof value === "string" && GRAPHQL_NAME.test(value))) return undefined;
+  if (!values.every(isEnumName)) return undefined;
   const name = `${typeName}Object`;
   const existing = byName.get(name);
   if (existing) return existing.ref;
@@ -44,7 +43,6 @@ function objectKindEnum(schema: z.ZodType, typeName: string): TypeRef {
   return ref;
 }
 const bySchema = new WeakMap<z.ZodType, TypeRef>();
-
 
 /** A status or format field (`status`, `video_format`, …): its closed set is told apart by type. */
 export function isClosedSetField(name: string): boolean {
@@ -78,10 +76,6 @@ function unwrapNullable(schema: z.ZodType): { inner: z.ZodType; nullable: boolea
       return { inner, nullable };
     }
   }
-}
-
-function descriptionOf(schema: z.ZodType): string | undefined {
-  return z.globalRegistry.get(schema)?.description ?? schema.description;
 }
 
 function scalarOf(schema: z.ZodType): string | undefined {

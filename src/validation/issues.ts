@@ -14,8 +14,32 @@ export interface ValidationIssue {
 
 type PathKey = PropertyKey;
 
-function dotted(path: readonly PathKey[]): string {
+export function dotted(path: readonly PathKey[]): string {
   return path.map(String).join(".");
+}
+
+/** An unknown field at `path` (its parent's path plus the key), with what is allowed there. */
+export function unknownFieldIssue(path: readonly PathKey[], key: string, allowed: string[]): ValidationIssue {
+  const suggestion = didYouMean(key, allowed);
+  return {
+    path: dotted([...path, key]),
+    message: suggestion ? `Unknown field '${key}'. Did you mean '${suggestion}'?` : `Unknown field '${key}'.`,
+    type: "object.unknown",
+    allowed,
+    ...(suggestion && { did_you_mean: suggestion }),
+  };
+}
+
+/** A value outside a closed set, with the set and the nearest member to what was sent. */
+export function notOneOfIssue(path: readonly PathKey[], given: unknown, allowed: string[]): ValidationIssue {
+  const suggestion = typeof given === "string" ? didYouMean(given, allowed) : undefined;
+  return {
+    path: dotted(path),
+    message: `Must be one of: ${allowed.join(", ")}.${suggestion ? ` Did you mean '${suggestion}'?` : ""}`,
+    type: "any.only",
+    allowed,
+    ...(suggestion && { did_you_mean: suggestion }),
+  };
 }
 
 function valueAt(input: unknown, path: readonly PathKey[]): unknown {
@@ -102,18 +126,7 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown, a
         const keys = allowedKeysAt(schema, issue.path, input);
         const allowed =
           issue.path.length === 0 ? [...new Set([...keys, ...(adjust.also ?? [])])].filter((key) => !adjust.hidden?.includes(key)) : keys;
-        for (const key of issue.keys) {
-          const suggestion = didYouMean(key, allowed);
-          issues.push({
-            path: dotted([...issue.path, key]),
-            message: suggestion
-              ? `Unknown field '${key}'. Did you mean '${suggestion}'?`
-              : `Unknown field '${key}'.`,
-            type: "object.unknown",
-            allowed,
-            ...(suggestion && { did_you_mean: suggestion }),
-          });
-        }
+        for (const key of issue.keys) issues.push(unknownFieldIssue(issue.path, key, allowed));
         break;
       }
       case "invalid_type": {
@@ -139,16 +152,7 @@ export function toIssues(error: z.ZodError, schema: z.ZodType, input: unknown, a
           issues.push({ path: dotted(issue.path), message: issue.message, type: "any.invalid" });
           break;
         }
-        const allowed = options.map(String);
-        const given = valueAt(input, issue.path);
-        const suggestion = typeof given === "string" ? didYouMean(given, allowed) : undefined;
-        issues.push({
-          path: dotted(issue.path),
-          message: `Must be one of: ${allowed.join(", ")}.${suggestion ? ` Did you mean '${suggestion}'?` : ""}`,
-          type: "any.only",
-          allowed,
-          ...(suggestion && { did_you_mean: suggestion }),
-        });
+        issues.push(notOneOfIssue(issue.path, valueAt(input, issue.path), options.map(String)));
         break;
       }
       case "too_big":

@@ -6,6 +6,7 @@ import { inputCheckExtension } from "../graphql/input-check.js";
 import { inputObjectTypeOf, requiresInput } from "../graphql/zod-input.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { definePlatformOperation } from "../registry/operations.js";
+import { openApiSchemaOf } from "../resources/input-docs.js";
 import {
   checkEndpointInput, createEndpoint, deleteEndpoint, endpointInputSchemas, recoverDeliveries, resendDelivery, rotateEndpointSecret, testEndpoint, updateEndpoint,
   type TestResult,
@@ -13,17 +14,20 @@ import {
 
 const loose = builder as any;
 
+/** The GraphQL input type of each endpoint input; the REST body is documented under the same name. */
+const INPUT_NAMES = { create: "WebhookEndpointCreateInput", update: "WebhookEndpointUpdateInput", rotate: "WebhookSecretRotateInput", recover: "WebhookRecoverInput" } as const;
+
 const inputs = {
-  create: inputObjectTypeOf(endpointInputSchemas.create, "WebhookEndpointCreateInput", {
+  create: inputObjectTypeOf(endpointInputSchemas.create, INPUT_NAMES.create, {
     description: "A new endpoint: url (https, public), events (names, families such as video.*, or *), description, enabled.",
   }),
-  update: inputObjectTypeOf(endpointInputSchemas.update, "WebhookEndpointUpdateInput", {
+  update: inputObjectTypeOf(endpointInputSchemas.update, INPUT_NAMES.update, {
     description: "An endpoint's url, events, description or enabled to change, each optional; with enabled: true, since also recovers what it missed.",
   }),
-  rotate: inputObjectTypeOf(endpointInputSchemas.rotate, "WebhookSecretRotateInput", {
+  rotate: inputObjectTypeOf(endpointInputSchemas.rotate, INPUT_NAMES.rotate, {
     description: "grace_period_seconds (0 to 604800, default 86400): how long the old secret still signs deliveries.",
   }),
-  recover: inputObjectTypeOf(endpointInputSchemas.recover, "WebhookRecoverInput", { description: "since (ISO 8601): how far back to recover." }),
+  recover: inputObjectTypeOf(endpointInputSchemas.recover, INPUT_NAMES.recover, { description: "since (ISO 8601): how far back to recover." }),
 };
 
 /** The typed `input` argument and the check answering an input GraphQL refuses (scope, 404, then the 422). */
@@ -32,16 +36,20 @@ const inputOf = (t: any, which: keyof typeof inputs, declared: { scopes: readonl
   extensions: inputCheckExtension({ scopes: declared.scopes, validate: (context, raw, args) => checkEndpointInput(context, which, args.endpoint_id, raw) }),
 });
 
-const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path: string, scope: "write" | "delete", description: string, input: "body" | "none" = "body", successStatus: 200 | 201 = 200) =>
-  definePlatformOperation({ rootType: "Mutation", fieldName, method, path, scopes: [`webhooks:${scope}`], successStatus, input, tag: "webhooks", description });
+/** A route; one taking a body names its input, whose zod schema also documents the REST body. */
+const operation = (fieldName: string, method: "POST" | "PATCH" | "DELETE", path: string, scope: "write" | "delete", description: string, body?: keyof typeof inputs, successStatus: 200 | 201 = 200) =>
+  definePlatformOperation({
+    rootType: "Mutation", fieldName, method, path, scopes: [`webhooks:${scope}`], successStatus, input: body ? "body" : "none", tag: "webhooks", description,
+    ...(body && { inputDoc: { typeName: INPUT_NAMES[body], schema: openApiSchemaOf(endpointInputSchemas[body]) } }),
+  });
 
-const create = operation("create_webhook_endpoint", "POST", "/webhooks", "write", "Register an endpoint. The answer carries the signing secret, this once.", "body", 201);
-const update = operation("update_webhook_endpoint", "PATCH", "/webhooks/:endpoint_id", "write", "Change an endpoint's url, events, description or enabled; re-enabling resets its failure count, and with `since` also recovers what the endpoint missed.");
-const remove = operation("delete_webhook_endpoint", "DELETE", "/webhooks/:endpoint_id", "delete", "Delete an endpoint and its delivery log.", "none");
-const rotate = operation("rotate_webhook_secret", "POST", "/webhooks/:endpoint_id/rotate_secret", "write", "Replace the signing secret; during the grace period deliveries carry a v1 signature for each secret.");
-const test = operation("test_webhook_endpoint", "POST", "/webhooks/:endpoint_id/test", "write", "Send a real signed webhook.test now and report the endpoint's status, timing and a short sanitised excerpt of its answer.", "none");
-const resend = operation("resend_webhook_delivery", "POST", "/webhooks/:endpoint_id/deliveries/:delivery_id/resend", "write", "Send one delivery again (same delivery id).", "none");
-const recover = operation("recover_webhook_deliveries", "POST", "/webhooks/:endpoint_id/recover", "write", "Deliver every event since `since` the endpoint subscribes to and did not get: failed deliveries are sent again, events that happened while it was disabled get a delivery; each once.");
+const create = operation("create_webhook_endpoint", "POST", "/webhooks", "write", "Register an endpoint. The answer carries the signing secret, this once.", "create", 201);
+const update = operation("update_webhook_endpoint", "PATCH", "/webhooks/:endpoint_id", "write", "Change an endpoint's url, events, description or enabled; re-enabling resets its failure count, and with `since` also recovers what the endpoint missed.", "update");
+const remove = operation("delete_webhook_endpoint", "DELETE", "/webhooks/:endpoint_id", "delete", "Delete an endpoint and its delivery log.");
+const rotate = operation("rotate_webhook_secret", "POST", "/webhooks/:endpoint_id/rotate_secret", "write", "Replace the signing secret; during the grace period deliveries carry a v1 signature for each secret.", "rotate");
+const test = operation("test_webhook_endpoint", "POST", "/webhooks/:endpoint_id/test", "write", "Send a real signed webhook.test now and report the endpoint's status, timing and a short sanitised excerpt of its answer.");
+const resend = operation("resend_webhook_delivery", "POST", "/webhooks/:endpoint_id/deliveries/:delivery_id/resend", "write", "Send one delivery again (same delivery id).");
+const recover = operation("recover_webhook_deliveries", "POST", "/webhooks/:endpoint_id/recover", "write", "Deliver every event since `since` the endpoint subscribes to and did not get: failed deliveries are sent again, events that happened while it was disabled get a delivery; each once.", "recover");
 
 const Deletion = builder.objectRef<{ object: string; endpoint_id: string; deleted: true }>("WebhookEndpointDeletion").implement({
   fields: (t) => ({ object: t.exposeString("object"), endpoint_id: t.exposeID("endpoint_id"), deleted: t.exposeBoolean("deleted") }),
