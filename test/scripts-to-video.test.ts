@@ -119,6 +119,7 @@ describe("scripts.to_video", () => {
     const unknown = refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { captionz: "plain" } }), 422, "validation_failed");
     expect(unknown.details.issues[0]).toMatchObject({ path: "request.captionz", allowed: expect.arrayContaining(["captions", "music_ref"]) });
     expect(refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { captions: "neon" } }), 422, "validation_failed").details.issues[0].path).toBe("request.captions");
+    expect(refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { caption: "plain" } }), 422, "validation_failed").details.issues[0]).toMatchObject({ path: "request.caption", type: "object.unknown", did_you_mean: "captions" });
     expect(refused(await call(client, "scripts.to_video", { script_id: scriptId, request: { music_ref: `asset:${newId("asset")}` } }), 422, "validation_failed").details.issues[0].path).toBe("request.music_ref");
     expect(refused(await call(client, "scripts.set_paragraph_visual", { script_id: scriptId, paragraph_id: plain.scenes[0].paragraph_id, src: "background:bg_nope" }), 422, "validation_failed").param).toBe("src");
   });

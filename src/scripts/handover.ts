@@ -7,7 +7,7 @@ import type { Tx } from "../db/transaction.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import { CAPTION_PRESETS } from "../scenes/index.js";
 import { TRANSITION_TYPES, parseMediaReference } from "../video-model/index.js";
-import { validationFailed, type ValidationIssue } from "../validation/issues.js";
+import { toIssues, validationFailed } from "../validation/issues.js";
 
 const VIDEO_EXTENSIONS = /\.(mp4|m4v|mov|webm|mkv)(\?|#|$)/i;
 const AUDIO_EXTENSIONS = /\.(mp3|wav|m4a|aac|ogg|opus|flac)(\?|#|$)/i;
@@ -42,18 +42,11 @@ export function parseHandoverOptions(request: unknown): HandoverOptions {
   if (request !== undefined && request !== null && (typeof request !== "object" || Array.isArray(request))) {
     throw validationFailed([{ path: "request", message: "Must be an object of hand-over options (docs/scripts.md, \"Hand-over\").", type: "object.base" }]);
   }
-  const parsed = handoverOptions.safeParse(request ?? {});
+  const input = request ?? {};
+  const parsed = handoverOptions.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues: ValidationIssue[] = parsed.error.issues.map((issue) => {
-    const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
-    return {
-      path: ["request", ...issue.path, ...unknownKeys.slice(0, 1)].join("."),
-      message: unknownKeys.length ? `Unknown option. Allowed: ${Object.keys(handoverOptions.shape).join(", ")}.` : issue.message,
-      type: unknownKeys.length ? "object.unknown" : "any.invalid",
-      ...(unknownKeys.length && { allowed: Object.keys(handoverOptions.shape) }),
-    };
-  });
-  throw validationFailed(issues);
+  // The contract's issues as every input gets them (allowed, did_you_mean), at `request.<field>`.
+  throw validationFailed(toIssues(parsed.error, handoverOptions, input).map((issue) => ({ ...issue, path: issue.path ? `request.${issue.path}` : "request" })));
 }
 
 export type MediaKind = "image" | "video" | "audio";
